@@ -1,0 +1,30 @@
+"""gblas2d: a GraphBLAS-style sparse linear-algebra engine, 2D-distributed over MPI ranks.
+
+The public API is a subset of python-graphblas::
+
+    import gblas2d as gb
+    from gblas2d import semiring, monoid
+    A = gb.Matrix.from_coo(rows, cols, vals, nrows=n, ncols=n)
+    y = A.mxv(x, semiring.min_plus).new()
+
+The same script runs on one process and under ``mpiexec -n P``.
+"""
+
+from . import exceptions, io
+from ._expr import Mask, MatrixExpression, ScalarExpression, VectorExpression, replace
+from ._products import trace
+from .comm import recording, stats
+from .grid import Grid, default_grid, set_default_grid
+from .matrix import Matrix
+from .scalar import Scalar
+from .semirings import binary, dtypes, indexunary, monoid, select, semiring, unary
+from .vector import Vector
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Grid", "Mask", "Matrix", "MatrixExpression", "Scalar", "ScalarExpression", "Vector",
+    "VectorExpression", "binary", "default_grid", "dtypes", "exceptions", "indexunary", "io",
+    "monoid", "recording", "replace", "select", "semiring", "set_default_grid", "stats", "trace",
+    "unary",
+]

@@ -1,0 +1,251 @@
+"""Lazy expressions, masks and the ``w(mask, accum, replace) << expr`` syntax.
+
+An expression records its shape and result type when it is built (so shape and type errors are
+raised at once, identically on every rank) and computes only when it is assigned with ``<<`` or
+``.new()``. Computation yields this rank's local part of the result; the output object then
+applies accumulator, mask and replace locally and agrees on success and ``nvals`` with one
+allreduce, so an error on one rank is raised on all of them and the output is left unchanged.
+"""
+
+import numpy as np
+
+from .exceptions import DimensionMismatch, DomainMismatch
+from .semirings import _base, from_string
+from .semirings.dtypes import lookup_dtype
+
+__all__ = ["Mask", "Replace", "Updater", "VectorExpression", "MatrixExpression",
+           "ScalarExpression", "replace"]
+
+
+class Replace:
+    """The ``replace`` flag when passed positionally: ``w(mask, replace) << expr``."""
+
+    def __repr__(self):
+        return "replace"
+
+
+replace = Replace()
+
+
+class Mask:
+    """``v.S`` (structure), ``v.V`` (value) and their complements ``~v.S``, ``~v.V``."""
+
+    def __init__(self, parent, structure, complement=False):
+        self.parent = parent
+        self.structure = structure
+        self.complement = complement
+
+    def __invert__(self):
+        return Mask(self.parent, self.structure, not self.complement)
+
+    def __repr__(self):
+        kind = "S" if self.structure else "V"
+        return f"{'~' if self.complement else ''}{self.parent.name}.{kind}"
+
+    def vector_bitmap(self):
+        """Allowed positions of this rank's piece (a Vector mask), a bool array."""
+        v = self.parent
+        bits = v._present if self.structure else v._present & (v._values != 0)
+        return ~bits if self.complement else bits
+
+    def matrix_allows(self, keys):
+        """Whether each local entry key (row * local_ncols + col) passes (a Matrix mask)."""
+        block = self.parent._block
+        mkeys = block.keys()
+        if not self.structure:
+            mkeys = mkeys[block.values != 0]
+        hit = np.zeros(len(keys), dtype=bool)
+        if len(mkeys):
+            pos = np.clip(np.searchsorted(mkeys, keys), 0, len(mkeys) - 1)
+            hit = mkeys[pos] == keys
+        return ~hit if self.complement else hit
+
+
+def _parse_call(args, mask, accum, replace_flag):
+    """Sort positional ``w(...)`` arguments by type: a Mask, an accumulator op, ``replace``."""
+    for arg in args:
+        if isinstance(arg, Mask):
+            if mask is not None:
+                raise TypeError("mask given twice")
+            mask = arg
+        elif isinstance(arg, Replace):
+            replace_flag = True
+        elif isinstance(arg, (_base.BinaryOp, _base.Monoid)):
+            if accum is not None:
+                raise TypeError("accum given twice")
+            accum = arg
+        elif hasattr(arg, "S") and hasattr(arg, "V"):
+            raise TypeError("Use v.S or v.V (or their complements) as a mask, not the object")
+        else:
+            raise TypeError(f"Unexpected positional argument to w(...): {arg!r}")
+    if mask is not None and not isinstance(mask, Mask):
+        raise TypeError(f"mask must be v.S, v.V, ~v.S or ~v.V, got {type(mask).__name__}")
+    if accum is not None:
+        accum = as_op(accum, "binary")
+    if replace_flag and mask is None:
+        raise ValueError("replace=True requires a mask")
+    return mask, accum, bool(replace_flag)
+
+
+class Updater:
+    """What ``w(mask=..., accum=..., replace=...)`` returns: the target of ``<<`` and ``[]``."""
+
+    def __init__(self, parent, mask=None, accum=None, replace=False, opts=None):
+        self.parent = parent
+        self.mask = mask
+        self.accum = accum
+        self.replace = replace
+        self.opts = opts or {}
+        if mask is not None:
+            parent._check_mask(mask)
+
+    def __lshift__(self, other):
+        """Collective. Assign ``other`` (an expression, a Vector/Matrix, or a scalar)."""
+        self.parent._update(other, self.mask, self.accum, self.replace, self.opts)
+        return self.parent
+
+    def update(self, other):
+        return self.__lshift__(other)
+
+    def __getitem__(self, index):
+        return _AssignTarget(self, index)
+
+    def __setitem__(self, index, value):
+        _AssignTarget(self, index) << value
+
+
+class _AssignTarget:
+    """``w(mask)[index]``: the left side of an assignment."""
+
+    def __init__(self, updater, index):
+        self.updater = updater
+        self.index = index
+
+    def __lshift__(self, value):
+        up = self.updater
+        up.parent._assign(self.index, value, up.mask, up.accum, up.replace)
+        return up.parent
+
+
+class _Expression:
+    """Common part of lazy expressions: ``new``, functional rebinding, repr."""
+
+    _output_class = None
+
+    def __init__(self, method, args, dtype, compute, grid, *, rebind=None, arg_names=()):
+        self.method_name = method
+        self.args = args
+        self.dtype = lookup_dtype(dtype)
+        self._compute = compute
+        self._rebind = rebind
+        self.grid = grid
+
+    def _call_op(self, op, *args, **kwargs):
+        if self._rebind is None or args or kwargs:
+            raise TypeError(f"An operator cannot be applied to a {self.method_name} expression")
+        return self._rebind(op)
+
+    def __repr__(self):
+        return f"<{type(self).__name__} {self.method_name}, dtype={self.dtype}>"
+
+    def __lshift__(self, other):
+        raise TypeError("Expressions are not assignable; assign to a Vector or Matrix")
+
+
+class VectorExpression(_Expression):
+    """A lazy Vector result; ``compute(mask, opts)`` returns this rank's (present, values)."""
+
+    def __init__(self, method, args, dtype, size, compute, grid, **kw):
+        super().__init__(method, args, dtype, compute, grid, **kw)
+        self.size = size
+
+    @property
+    def shape(self):
+        return (self.size,)
+
+    def new(self, dtype=None, *, mask=None, name=None, **opts):
+        """Collective. Compute into a new Vector."""
+        from .vector import Vector
+
+        out = Vector(self.dtype if dtype is None else dtype, self.size, name=name,
+                     grid=self.grid)
+        out(mask=mask, **opts) << self
+        return out
+
+
+class MatrixExpression(_Expression):
+    """A lazy Matrix result; ``compute(mask, opts)`` returns this rank's local block COO."""
+
+    def __init__(self, method, args, dtype, nrows, ncols, compute, grid, **kw):
+        super().__init__(method, args, dtype, compute, grid, **kw)
+        self.nrows = nrows
+        self.ncols = ncols
+
+    @property
+    def shape(self):
+        return (self.nrows, self.ncols)
+
+    def new(self, dtype=None, *, mask=None, name=None, **opts):
+        """Collective. Compute into a new Matrix."""
+        from .matrix import Matrix
+
+        out = Matrix(self.dtype if dtype is None else dtype, self.nrows, self.ncols, name=name,
+                     grid=self.grid)
+        out(mask=mask, **opts) << self
+        return out
+
+
+class ScalarExpression(_Expression):
+    """A lazy reduction to one value; ``compute()`` returns the value or None (empty)."""
+
+    def new(self, dtype=None, *, name=None):
+        """Collective. Compute into a new Scalar."""
+        from .scalar import Scalar
+
+        value = self._compute()
+        out = Scalar(self.dtype if dtype is None else dtype, name=name)
+        if value is not None:
+            out.value = value
+        return out
+
+    @property
+    def value(self):
+        """Collective. The reduced value (None when empty)."""
+        return self.new().value
+
+
+def check_size(what, a, b, a_name, b_name):
+    if a != b:
+        raise DimensionMismatch(f"{a_name} (={a}) must equal {b_name} (={b}) in {what}")
+
+
+def check_domain(op, *types):
+    """The op's output type for these input types, or DomainMismatch (same on every rank)."""
+    try:
+        return op.output_type(*types)
+    except (TypeError, ValueError) as exc:
+        names = ", ".join(str(lookup_dtype(t)) for t in types)
+        raise DomainMismatch(f"{op!r} cannot be applied to {names}: {exc}") from exc
+
+
+def as_op(obj, *kinds):
+    """Resolve ``obj`` (an op or a string such as ``"min.plus"``) to an op of one of ``kinds``.
+
+    A Monoid stands for its BinaryOp where a binary op is wanted, and a BinaryOp with a monoid
+    stands for that Monoid where a monoid is wanted, as in python-graphblas.
+    """
+    if isinstance(obj, str):
+        for kind in kinds:
+            try:
+                return from_string(kind, obj)
+            except ValueError:
+                continue
+        raise ValueError(f"Unknown {' or '.join(kinds)} string: {obj!r}")
+    if isinstance(obj, _base.Operator):
+        if obj.kind in kinds:
+            return obj
+        if obj.kind == "monoid" and "binary" in kinds:
+            return obj.binaryop
+        if obj.kind == "binary" and "monoid" in kinds and obj.monoid is not None:
+            return obj.monoid if obj.type is None else obj.monoid[obj.type]
+    raise TypeError(f"Expected a {' or '.join(kinds)} operator, got {obj!r}")

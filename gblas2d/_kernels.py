@@ -1,0 +1,130 @@
+"""Local kernels: arrays in, arrays out, no communication.
+
+A block is stored both ways: CSR (rows -> columns) and CSC (columns -> rows). A product
+``y = B (+).(x) x`` over a block B is done either way:
+
+* pull: each wanted output gathers over its own storage row (``out_ptr``/``out_ind``), keeping
+  the entries whose input is present; cost = edges of the wanted outputs.
+* push: each present input scatters along its storage row in the other orientation
+  (``in_ptr``/``in_ind``), then products are reduced by output with one sort; cost = edges of
+  the present inputs plus the sort.
+
+For ``mxv`` the outputs are the block's rows (pull reads CSR, push reads CSC); for ``vxm`` they
+are its columns (pull reads CSC, push reads CSR).
+"""
+
+import numpy as np
+
+__all__ = ["expand_rows", "reduce_sorted", "reduce_by_key", "spmv", "spgemm"]
+
+
+def expand_rows(indptr, rows):
+    """Positions in the storage arrays of every entry of ``rows`` and, per entry, which of
+    ``rows`` it came from."""
+    starts = indptr[rows]
+    lengths = indptr[rows + 1] - starts
+    owner = np.repeat(np.arange(len(rows), dtype=np.int64), lengths)
+    pos = np.arange(int(lengths.sum()), dtype=np.int64) + \
+        np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
+    return pos, owner
+
+
+def reduce_sorted(keys, vals, monoid):
+    """Reduce runs of equal ``keys`` (already sorted) with ``monoid``: unique keys, values."""
+    if len(keys) == 0:
+        return keys, monoid.reduceat(vals, keys[:0])
+    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+    return keys[starts], monoid.reduceat(vals, starts)
+
+
+def reduce_by_key(keys, vals, monoid):
+    """Sort by ``keys`` (stably) and reduce duplicates with ``monoid``."""
+    order = np.argsort(keys, kind="stable")
+    return reduce_sorted(keys[order], vals[order], monoid)
+
+
+def _multiply(semiring, a_vals, x_vals, out_g, in_g, x_first):
+    """Products a (x) x in the right operand order, with positional indices when needed.
+
+    ``out_g``/``in_g`` are callables giving global output and input indices per product
+    (built only for index-aware ops). For mxv the first operand is A(out, in) and the second
+    x(in) at (in, 0); for vxm the first is x(in) at (0, in) and the second A(in, out).
+    """
+    op = semiring.binaryop
+    if not op.index_aware:
+        return op.evaluate(x_vals, a_vals) if x_first else op.evaluate(a_vals, x_vals)
+    out_i, in_i = out_g(), in_g()
+    zero = np.zeros_like(in_i)
+    if x_first:
+        return op.evaluate(x_vals, a_vals, zero, in_i, in_i, out_i)
+    return op.evaluate(a_vals, x_vals, out_i, in_i, in_i, zero)
+
+
+def spmv(block, x_idx, x_vals, x_present, semiring, *, orient, direction, allowed,
+         out_offset, in_offset):
+    """Local masked ``y = B (+).(x) x`` for one block; returns sorted (out positions, values).
+
+    Parameters
+    ----------
+    block : _Block
+    x_idx, x_vals : present input positions (sorted) and values, block-relative
+    x_present : bool bitmap of inputs over the block's input dimension
+    orient : "mxv" (outputs are rows) or "vxm" (outputs are columns)
+    direction : "push" or "pull"
+    allowed : bool bitmap of outputs the mask lets through, or None for all
+    out_offset, in_offset : global index of the block's first output / input (positional ops)
+    """
+    x_first = orient == "vxm"
+    if orient == "mxv":
+        out_ptr, out_ind, out_val = block.csr
+        in_ptr, in_ind, in_val = block.csc
+    else:
+        out_ptr, out_ind, out_val = block.csc
+        in_ptr, in_ind, in_val = block.csr
+    monoid = semiring.monoid
+    if direction == "pull":
+        if allowed is None:
+            pos = np.arange(len(out_ind), dtype=np.int64)
+            out = np.repeat(np.arange(len(out_ptr) - 1, dtype=np.int64), np.diff(out_ptr))
+        else:
+            rows = np.flatnonzero(allowed)
+            pos, owner = expand_rows(out_ptr, rows)
+            out = rows[owner]
+        inp = out_ind[pos]
+        keep = x_present[inp]
+        pos, out, inp = pos[keep], out[keep], inp[keep]
+        # x_dense maps block-relative input positions to values without a search.
+        x_dense = np.zeros(len(x_present), dtype=x_vals.dtype)
+        x_dense[x_idx] = x_vals
+        prod = _multiply(semiring, out_val[pos], x_dense[inp], lambda: out + out_offset,
+                         lambda: inp + in_offset, x_first)
+        return reduce_sorted(out, prod, monoid)
+    pos, owner = expand_rows(in_ptr, x_idx)
+    out = in_ind[pos]
+    if allowed is not None:
+        keep = allowed[out]
+        pos, owner, out = pos[keep], owner[keep], out[keep]
+    inp = x_idx[owner]
+    prod = _multiply(semiring, in_val[pos], x_vals[owner], lambda: out + out_offset,
+                     lambda: inp + in_offset, x_first)
+    return reduce_by_key(out, prod, monoid)
+
+
+def spgemm(a_ptr, a_ind, a_val, b_ptr, b_ind, b_val, semiring, *, a_row_offset, inner_offset):
+    """Local ``C = A (+).(x) B`` with A in CSR (rows x inner) and B in CSR (inner x cols).
+
+    Returns (row, col, value) of C sorted by (row, col), B's column indices kept as given.
+    """
+    a_row = np.repeat(np.arange(len(a_ptr) - 1, dtype=np.int64), np.diff(a_ptr))
+    pos_b, owner = expand_rows(b_ptr, a_ind)
+    rows = a_row[owner]
+    cols = b_ind[pos_b]
+    op = semiring.binaryop
+    if op.index_aware:
+        inner = a_ind[owner] + inner_offset
+        prod = op.evaluate(a_val[owner], b_val[pos_b], rows + a_row_offset, inner, inner, cols)
+    else:
+        prod = op.evaluate(a_val[owner], b_val[pos_b])
+    ncols = int(cols.max()) + 1 if len(cols) else 1
+    keys, vals = reduce_by_key(rows * ncols + cols, prod, semiring.monoid)
+    return keys // ncols, keys % ncols, vals

@@ -1,0 +1,211 @@
+"""The three collective steps of a matrix product: expand, local multiply, fold.
+
+``y = A (+).(x) x`` (mxv, outputs are rows):
+  1. expand: gather x's column block j at every rank of grid column j (permute + allgather on
+     ``col_comm``);
+  2. local: y_i^(j) = A_ij (+).(x) x_j, pushing from x's entries or pulling into unmasked rows;
+  3. fold: reduce-scatter the partials of row block i along ``row_comm`` to the owners.
+``vxm`` is the mirror: gather along ``row_comm``, fold along ``col_comm`` then send home.
+
+A mask is pushed down before step 2 (its bitmap gathered over the output segment), so masked-out
+outputs are never computed. The direction is chosen from allreduced edge counts (Beamer's rule:
+push when the frontier's edges are fewer than the unmasked outputs' edges), so every rank makes
+the same choice; ``direction=`` forces it and ``exchange=`` forces dense or sparse messages.
+"""
+
+import time
+from contextlib import contextmanager
+
+import numpy as np
+
+from . import _exchange as ex
+from . import _redistribute as redist
+from ._kernels import reduce_by_key, spgemm, spmv
+
+__all__ = ["trace", "mxv_compute", "mxm_compute"]
+
+_tracers = []
+
+
+@contextmanager
+def trace():
+    """Collect one dict per product (mxv, vxm, mxm) run inside the block.
+
+    Each dict has the operation, the chosen direction, the frontier and output nvals, the edge
+    counts behind the choice, the formats that travelled and the bytes this rank received per
+    group. The list is this rank's; the choices in it are the same on every rank.
+
+    Examples
+    --------
+    >>> with trace() as events:
+    ...     pass
+    >>> events
+    []
+    """
+    events = []
+    _tracers.append(events)
+    try:
+        yield events
+    finally:
+        _tracers.remove(events)
+
+
+def _emit(event):
+    for events in _tracers:
+        events.append(event)
+
+
+def _count_bytes():
+    from .comm import stats
+
+    s = stats()
+    return {g: s.bytes(g) for g in ("row", "col", "world")}
+
+
+def _fast_plus_times(semiring, a_dtype, x_dtype):
+    op = semiring.binaryop
+    if semiring.name != "plus_times" or op.index_aware:
+        return False
+    t = op.input_type(a_dtype, x_dtype)
+    return t == a_dtype and t == x_dtype and t.np_type.kind in "fiu"
+
+
+def mxv_compute(A, x, semiring, out_type, mask, opts, orient):
+    """Collective. This rank's piece (present, values) of ``A (+).(x) x`` or ``x (+).(x) A``."""
+    grid = A.grid
+    block = A._block
+    start = time.perf_counter()
+    before = _count_bytes() if _tracers else None
+    force = opts.get("exchange")
+    if orient == "mxv":
+        n_in, n_out, in_axis, out_axis = A.ncols, A.nrows, "col", "row"
+        in_offset, out_offset = A._col_lo, A._row_lo
+        in_ptr, out_ptr = block.csc[0], block.csr[0]
+    else:
+        n_in, n_out, in_axis, out_axis = A.nrows, A.ncols, "row", "col"
+        in_offset, out_offset = A._row_lo, A._col_lo
+        in_ptr, out_ptr = block.csr[0], block.csc[0]
+    in_len = len(in_ptr) - 1
+
+    local = np.flatnonzero(x._present)
+    _, x_idx, x_vals, in_formats = ex.gather_segment(
+        grid, n_in, local, x._values[local], x.dtype.np_type, in_axis, force)
+    x_present = np.zeros(in_len, dtype=bool)
+    x_present[x_idx] = True
+
+    allowed = None
+    if mask is not None:
+        allowed = ex.gather_bitmap(grid, n_out, mask.vector_bitmap(), out_axis)
+
+    push_work = int((in_ptr[x_idx + 1] - in_ptr[x_idx]).sum())
+    pull_work = int(out_ptr[-1] if allowed is None else
+                    np.diff(out_ptr)[allowed].sum())
+    work = grid.comm.allreduce(np.array([push_work, pull_work], dtype=np.int64))
+    direction = opts.get("direction") or ("push" if work[0] < work[1] else "pull")
+
+    failure = None
+    try:
+        if direction == "pull" and allowed is None and \
+                _fast_plus_times(semiring, A.dtype, x.dtype):
+            out_idx, out_vals = _plus_times_scipy(block, x_idx, x_vals, x_present, orient)
+        else:
+            out_idx, out_vals = spmv(block, x_idx, x_vals, x_present, semiring, orient=orient,
+                                     direction=direction, allowed=allowed,
+                                     out_offset=out_offset, in_offset=in_offset)
+        out_vals = out_vals.astype(out_type.np_type, copy=False)
+    except Exception as exc:  # raised after the collectives below, agreed by the caller
+        failure = exc
+        out_idx, out_vals = np.empty(0, np.int64), np.empty(0, out_type.np_type)
+
+    idx, vals, out_formats = ex.fold_segment(grid, n_out, out_idx, out_vals, semiring.monoid,
+                                             out_type.np_type, out_axis, force)
+    if failure is not None:
+        raise failure
+    lo, hi = grid.piece(n_out)
+    present = np.zeros(hi - lo, dtype=bool)
+    values = np.zeros(hi - lo, dtype=out_type.np_type)
+    present[idx] = True
+    values[idx] = vals
+    if _tracers:
+        after = _count_bytes()
+        _emit({"op": orient, "semiring": semiring.name, "direction": direction,
+               "frontier_nvals": x.nvals, "push_edges": int(work[0]),
+               "pull_edges": int(work[1]), "masked": mask is not None,
+               "expand": sorted(set(in_formats)), "fold": sorted(set(out_formats)),
+               "bytes": {g: after[g] - before[g] for g in after},
+               "seconds": time.perf_counter() - start})
+    return present, values
+
+
+def _plus_times_scipy(block, x_idx, x_vals, x_present, orient):
+    """Pull with scipy's compiled CSR kernel for the common plus_times case."""
+    mat = block.scipy_csr() if orient == "mxv" else block.scipy_csr().T
+    x_dense = np.zeros(len(x_present), dtype=x_vals.dtype)
+    x_dense[x_idx] = x_vals
+    y = mat @ x_dense
+    if len(x_idx) == len(x_present):
+        hit = mat.getnnz(axis=1) > 0 if orient == "mxv" else \
+            np.diff(block.csc[0]) > 0
+    else:
+        pattern = mat.astype(bool).astype(np.int32)
+        hit = (pattern @ x_present.astype(np.int32)) > 0
+    idx = np.flatnonzero(hit)
+    return idx, y[idx]
+
+
+def mxm_compute(A, B, semiring, out_type, opts):
+    """Collective. This rank's block (keys, values) of ``C = A (+).(x) B``.
+
+    B's rows that meet A's column block j are gathered at every rank of grid column j (sent to
+    one rank of the column, then allgathered along ``col_comm``: O(nnz(B) / C) per rank, cheap
+    when B is tall and skinny); each rank multiplies locally; partial rows of row block i go to
+    their owners along ``row_comm`` and are merged with the monoid.
+    """
+    grid = A.grid
+    start = time.perf_counter()
+    before = _count_bytes() if _tracers else None
+    nk = A.ncols
+    b_rows, b_cols, b_vals = B._block.global_coo(B._row_lo, B._col_lo)
+    pieces = grid.owner(nk, b_rows)
+    dest = (pieces % grid.nrows) * grid.ncols + pieces // grid.nrows
+    got = redist.to_owners(grid, dest, b_rows, b_cols, b_vals)
+    b_rows, b_cols, b_vals = (np.concatenate(grid.col_comm.allgatherv(a)) for a in got)
+
+    failure = None
+    try:
+        inner = b_rows - A._col_lo
+        order = np.lexsort((b_cols, inner))
+        inner, b_cols, b_vals = inner[order], b_cols[order], b_vals[order]
+        b_ptr = np.zeros(A._block.ncols + 1, dtype=np.int64)
+        np.cumsum(np.bincount(inner, minlength=A._block.ncols), out=b_ptr[1:])
+        a_ptr, a_ind, a_val = A._block.csr
+        rows, cols, vals = spgemm(a_ptr, a_ind, a_val, b_ptr, b_cols, b_vals, semiring,
+                                  a_row_offset=A._row_lo, inner_offset=A._col_lo)
+        vals = vals.astype(out_type.np_type, copy=False)
+    except Exception as exc:  # raised after the collectives below, agreed by the caller
+        failure = exc
+        rows, cols = np.empty(0, np.int64), np.empty(0, np.int64)
+        vals = np.empty(0, out_type.np_type)
+
+    n_out_cols = B.ncols
+    members = grid.owner(n_out_cols, cols) // grid.nrows
+    col_lo, col_hi = grid.col_block(n_out_cols)
+    parts = []
+    for arr in (rows, cols, vals):
+        order = np.argsort(members, kind="stable")
+        bounds = np.searchsorted(members[order], np.arange(grid.ncols + 1))
+        sorted_arr = arr[order]
+        parts.append(np.concatenate(grid.row_comm.alltoallv(
+            [sorted_arr[bounds[m]:bounds[m + 1]] for m in range(grid.ncols)])))
+    if failure is not None:
+        raise failure
+    rows, cols, vals = parts
+    keys, vals = reduce_by_key(rows * (col_hi - col_lo) + (cols - col_lo), vals,
+                               semiring.monoid)
+    if _tracers:
+        after = _count_bytes()
+        _emit({"op": "mxm", "semiring": semiring.name, "direction": "push",
+               "b_nvals": B.nvals, "bytes": {g: after[g] - before[g] for g in after},
+               "seconds": time.perf_counter() - start})
+    return keys, vals.astype(out_type.np_type, copy=False)
+

@@ -1,0 +1,239 @@
+"""The communication layer: every MPI collective of the engine goes through here, and is measured.
+
+Each call records its operation, its group (``world``, ``row`` or ``col`` of the grid), the bytes
+this rank sent and received, the messages, and the seconds it took. ``gblas2d.stats()`` returns
+the live record; ``recording()`` gives a fresh one for a block of code. Numbers are per rank:
+reading them never communicates.
+
+Buffers travel as raw bytes (numpy ``uint8`` views), so one code path serves every dtype.
+Counts are the logical volume of a direct exchange: an allgatherv receives every other member's
+buffer; an alltoallv sends each destination its part. MPI's internal algorithms may route more.
+"""
+
+import pickle
+import time
+from contextlib import contextmanager
+
+import numpy as np
+
+__all__ = ["Comm", "CommStats", "recording", "stats"]
+
+
+class CommStats:
+    """Per-rank totals of communication, keyed by (operation, group)."""
+
+    def __init__(self):
+        self.totals = {}
+
+    def add(self, op, group, sent, received, messages, seconds):
+        row = self.totals.setdefault((op, group), [0, 0, 0, 0, 0.0])
+        row[0] += 1
+        row[1] += sent
+        row[2] += received
+        row[3] += messages
+        row[4] += seconds
+
+    def reset(self):
+        self.totals.clear()
+
+    def bytes(self, group=None, *, direction="received"):
+        """Bytes this rank sent or received, in one group or in all."""
+        column = 1 if direction == "sent" else 2
+        return sum(v[column] for (_, g), v in self.totals.items() if group in (None, g))
+
+    def summary(self):
+        """A list of dicts, one per (operation, group), for JSON output."""
+        return [
+            {"op": op, "group": group, "calls": v[0], "bytes_sent": v[1],
+             "bytes_received": v[2], "messages": v[3], "seconds": v[4]}
+            for (op, group), v in sorted(self.totals.items())
+        ]
+
+    def __repr__(self):
+        lines = [f"{'op':<14}{'group':<7}{'calls':>7}{'sent':>14}{'received':>14}{'seconds':>10}"]
+        for r in self.summary():
+            lines.append(f"{r['op']:<14}{r['group']:<7}{r['calls']:>7}{r['bytes_sent']:>14}"
+                         f"{r['bytes_received']:>14}{r['seconds']:>10.4f}")
+        return "\n".join(lines)
+
+
+_active = [CommStats()]
+
+
+def stats():
+    """The live communication record of this rank (``CommStats``); local, never communicates."""
+    return _active[-1]
+
+
+@contextmanager
+def recording():
+    """Record the communication of a block into a fresh ``CommStats``; the outer record is kept
+    current too."""
+    outer = _active[-1]
+    inner = CommStats()
+    _active.append(inner)
+    try:
+        yield inner
+    finally:
+        _active.pop()
+        for key, v in inner.totals.items():
+            row = outer.totals.setdefault(key, [0, 0, 0, 0, 0.0])
+            for k in range(5):
+                row[k] += v[k]
+
+
+def _as_bytes(array):
+    return np.ascontiguousarray(array).reshape(-1).view(np.uint8)
+
+
+class Comm:
+    """One communicator of the grid (``world``, ``row`` or ``col``) with measured collectives.
+
+    Parameters
+    ----------
+    mpi_comm : mpi4py.MPI.Comm or None
+        None means a single process without MPI.
+    group : str
+        The name the statistics use.
+    """
+
+    def __init__(self, mpi_comm, group):
+        self.mpi = mpi_comm
+        self.group = group
+        self.rank = 0 if mpi_comm is None else mpi_comm.Get_rank()
+        self.size = 1 if mpi_comm is None else mpi_comm.Get_size()
+
+    def _record(self, op, sent, received, messages, start):
+        stats().add(op, self.group, int(sent), int(received), int(messages),
+                    time.perf_counter() - start)
+
+    def allreduce(self, values, op="sum"):
+        """Element-wise sum / max / min of a small int64 or float64 array over the group."""
+        values = np.ascontiguousarray(values)
+        if self.size == 1:
+            return values.copy()
+        from mpi4py import MPI
+
+        start = time.perf_counter()
+        out = np.empty_like(values)
+        mpi_op = {"sum": MPI.SUM, "max": MPI.MAX, "min": MPI.MIN}[op]
+        self.mpi.Allreduce(values, out, op=mpi_op)
+        nbytes = values.nbytes * (self.size - 1)
+        self._record("allreduce", nbytes, nbytes, 2 * (self.size - 1), start)
+        return out
+
+    def allgatherv(self, array):
+        """Every member's 1-D array, in group-rank order (a list of arrays of ``array.dtype``)."""
+        if self.size == 1:
+            return [array]
+        start = time.perf_counter()
+        mine = _as_bytes(array)
+        counts = np.empty(self.size, dtype=np.int64)
+        self.mpi.Allgather(np.array([mine.size], dtype=np.int64), counts)
+        displs = np.zeros(self.size, dtype=np.int64)
+        np.cumsum(counts[:-1], out=displs[1:])
+        out = np.empty(int(counts.sum()), dtype=np.uint8)
+        self.mpi.Allgatherv(mine, [out, counts, displs, _mpi_byte()])
+        received = counts.sum() - mine.size
+        self._record("allgatherv", mine.size * (self.size - 1), received,
+                     2 * (self.size - 1), start)
+        return [out[d:d + c].view(array.dtype) for d, c in zip(displs, counts, strict=True)]
+
+    def alltoallv(self, arrays):
+        """Send ``arrays[k]`` to member k; return the list received from each member."""
+        if self.size == 1:
+            return list(arrays)
+        start = time.perf_counter()
+        dtype = arrays[0].dtype
+        parts = [_as_bytes(a) for a in arrays]
+        send_counts = np.array([p.size for p in parts], dtype=np.int64)
+        recv_counts = np.empty(self.size, dtype=np.int64)
+        self.mpi.Alltoall(send_counts, recv_counts)
+        send = np.concatenate(parts) if parts else np.empty(0, np.uint8)
+        send_displs = np.zeros(self.size, dtype=np.int64)
+        np.cumsum(send_counts[:-1], out=send_displs[1:])
+        recv_displs = np.zeros(self.size, dtype=np.int64)
+        np.cumsum(recv_counts[:-1], out=recv_displs[1:])
+        out = np.empty(int(recv_counts.sum()), dtype=np.uint8)
+        self.mpi.Alltoallv([send, send_counts, send_displs, _mpi_byte()],
+                           [out, recv_counts, recv_displs, _mpi_byte()])
+        me = self.rank
+        sent = send_counts.sum() - send_counts[me]
+        received = recv_counts.sum() - recv_counts[me]
+        messages = np.count_nonzero(send_counts) - (send_counts[me] > 0)
+        self._record("alltoallv", sent, received, messages, start)
+        return [out[d:d + c].view(dtype) for d, c in zip(recv_displs, recv_counts, strict=True)]
+
+    def sendrecv(self, array, dest, source):
+        """Send ``array`` to ``dest`` and receive one array from ``source`` (a permutation)."""
+        if dest == self.rank and source == self.rank:
+            return array
+        start = time.perf_counter()
+        mine = _as_bytes(array)
+        count = np.empty(1, dtype=np.int64)
+        self.mpi.Sendrecv(np.array([mine.size], dtype=np.int64), dest=dest, recvbuf=count,
+                          source=source)
+        out = np.empty(int(count[0]), dtype=np.uint8)
+        self.mpi.Sendrecv(mine, dest=dest, recvbuf=out, source=source)
+        self._record("sendrecv", mine.size, out.size, 1, start)
+        return out.view(array.dtype)
+
+    def allgather_object(self, obj):
+        """Every member's small picklable object (used to agree on errors and metadata)."""
+        if self.size == 1:
+            return [obj]
+        start = time.perf_counter()
+        out = self.mpi.allgather(obj)
+        nbytes = len(pickle.dumps(obj))
+        self._record("allgather_obj", nbytes * (self.size - 1), nbytes * (self.size - 1),
+                     2 * (self.size - 1), start)
+        return out
+
+    def bcast_object(self, obj, root=0):
+        """``obj`` from ``root`` on every member."""
+        if self.size == 1:
+            return obj
+        start = time.perf_counter()
+        out = self.mpi.bcast(obj, root=root)
+        self._record("bcast_obj", 0, 0, 1, start)
+        return out
+
+    def agree(self, failure):
+        """Collective. Raise the same exception on every member if any member had ``failure``.
+
+        ``failure`` is an exception or None. The exception of the lowest failing rank is
+        re-raised everywhere with its class and message, so no member is left waiting.
+        """
+        if self.size == 1:
+            if failure is not None:
+                raise failure
+            return
+        flags = self.allreduce(np.array([0 if failure is None else 1], dtype=np.int64), "max")
+        if flags[0]:
+            raise_agreed(self.allgather_object(_describe(failure)), failure)
+
+    def barrier(self):
+        if self.size > 1:
+            self.mpi.Barrier()
+
+
+def _describe(failure):
+    return None if failure is None else (type(failure), str(failure))
+
+
+def raise_agreed(descriptions, own):
+    """Raise the first described exception (same class and message on every rank)."""
+    cls, message = next(d for d in descriptions if d is not None)
+    if own is not None and type(own) is cls and str(own) == message:
+        raise own
+    try:
+        exc = cls(message)
+    except Exception:  # an exception class that cannot be rebuilt from its message
+        exc = RuntimeError(f"{cls.__name__}: {message}")
+    raise exc from own
+
+
+def _mpi_byte():
+    from mpi4py import MPI
+
+    return MPI.BYTE

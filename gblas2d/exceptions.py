@@ -1,0 +1,59 @@
+"""Exceptions, named as python-graphblas names them (``graphblas.exceptions``).
+
+Every rank raises the same exception with the same message: checks that can differ between
+ranks are agreed through ``gblas2d.comm`` before anything is raised.
+"""
+
+__all__ = [
+    "ConvergenceFailure", "DimensionMismatch", "DomainMismatch", "EmptyObject",
+    "GraphblasException", "IndexOutOfBound", "InvalidIndex", "InvalidObject", "InvalidValue",
+    "NotImplementedException", "OutputNotEmpty", "UdfParseError",
+]
+
+
+class GraphblasException(Exception):
+    """Base of every gblas2d error."""
+
+
+class DimensionMismatch(GraphblasException):
+    """Shapes of operands do not agree."""
+
+
+class DomainMismatch(GraphblasException):
+    """An operator cannot be applied to the operands' types."""
+
+
+class EmptyObject(GraphblasException):
+    """A value was asked of an object that holds none."""
+
+
+class IndexOutOfBound(GraphblasException):
+    """An index lies outside the object's dimensions."""
+
+
+class InvalidIndex(GraphblasException):
+    """An index is not usable (wrong kind, or duplicated where that is not allowed)."""
+
+
+class InvalidObject(GraphblasException):
+    """An object is in an unusable state."""
+
+
+class InvalidValue(GraphblasException):
+    """An argument has a value the operation cannot take (e.g. duplicates without dup_op)."""
+
+
+class NotImplementedException(GraphblasException):
+    """The combination of arguments is valid GraphBLAS but not implemented here."""
+
+
+class OutputNotEmpty(GraphblasException):
+    """The output must be empty for this operation."""
+
+
+class UdfParseError(GraphblasException):
+    """A user-defined function could not be used."""
+
+
+class ConvergenceFailure(GraphblasException):
+    """An iterative algorithm reached its iteration cap without meeting its tolerance."""

@@ -1,0 +1,156 @@
+"""The R x C process grid and the one distribution rule.
+
+A length-n index space is cut into P contiguous pieces whose sizes differ by at most one; piece k
+belongs to rank k. Rank k sits at grid position (k // C, k % C). A matrix's row block i is pieces
+[i*C, (i+1)*C) of its row space and its column block j is pieces [j*R, (j+1)*R) of its column
+space; rank (i, j) stores block (i, j). Every function here is arithmetic on (n, grid): ownership
+never needs communication.
+"""
+
+import os
+
+import numpy as np
+
+from .comm import Comm
+
+__all__ = ["Grid", "default_grid", "set_default_grid"]
+
+
+def _most_square(p):
+    r = int(np.sqrt(p))
+    while p % r:
+        r -= 1
+    return r, p // r
+
+
+def _shape_from_env(p):
+    text = os.environ.get("GBLAS2D_GRID")
+    if not text:
+        return None
+    try:
+        r, c = (int(t) for t in text.lower().split("x"))
+    except ValueError as exc:
+        raise ValueError(f"GBLAS2D_GRID must look like '2x3', got {text!r}") from exc
+    return r, c
+
+
+class Grid:
+    """An R x C grid of MPI ranks with its row and column communicators.
+
+    Collective (builds the row and column communicators with ``Split``).
+
+    Parameters
+    ----------
+    comm : mpi4py communicator, optional
+        Default ``MPI.COMM_WORLD``; a single process runs without calling MPI collectives.
+    shape : (int, int), optional
+        (R, C) with R * C equal to the communicator size. Default: the ``GBLAS2D_GRID``
+        environment variable (``"2x3"``), else the most square factorization, R <= C.
+
+    Examples
+    --------
+    >>> g = Grid(shape=(1, 1))
+    >>> g.shape, g.rank
+    ((1, 1), 0)
+    """
+
+    def __init__(self, comm=None, shape=None):
+        if comm is None:
+            from mpi4py import MPI
+
+            comm = MPI.COMM_WORLD
+        size = comm.Get_size()
+        shape = shape or _shape_from_env(size) or _most_square(size)
+        nrows, ncols = (int(s) for s in shape)
+        if nrows * ncols != size or nrows < 1:
+            raise ValueError(f"grid shape {nrows}x{ncols} does not match {size} processes")
+        self.shape = (nrows, ncols)
+        self.nprocs = size
+        self.rank = comm.Get_rank()
+        self.myrow, self.mycol = divmod(self.rank, ncols)
+        if size == 1:
+            self.comm = Comm(None, "world")
+            self.row_comm = Comm(None, "row")
+            self.col_comm = Comm(None, "col")
+        else:
+            self.comm = Comm(comm, "world")
+            self.row_comm = Comm(comm.Split(self.myrow, self.mycol), "row")
+            self.col_comm = Comm(comm.Split(self.mycol, self.myrow), "col")
+        self._offsets = {}
+
+    def __repr__(self):
+        return f"Grid(shape={self.shape}, rank={self.rank})"
+
+    @property
+    def nrows(self):
+        return self.shape[0]
+
+    @property
+    def ncols(self):
+        return self.shape[1]
+
+    def offsets(self, n):
+        """Start of each of the P pieces of a length-n space, plus n at the end."""
+        off = self._offsets.get(n)
+        if off is None:
+            p = self.nprocs
+            k = np.arange(p + 1, dtype=np.int64)
+            off = k * (n // p) + np.minimum(k, n % p)
+            self._offsets[n] = off
+        return off
+
+    def piece(self, n, k=None):
+        """(lo, hi) of piece k (default: this rank's piece) of a length-n space."""
+        off = self.offsets(n)
+        k = self.rank if k is None else k
+        return int(off[k]), int(off[k + 1])
+
+    def owner(self, n, index):
+        """The piece (= owning rank) of each global index; vectorized."""
+        p = self.nprocs
+        q, r = divmod(n, p)
+        index = np.asarray(index, dtype=np.int64)
+        boundary = r * (q + 1)
+        head = index // (q + 1)
+        if q == 0:
+            return head
+        return np.where(index < boundary, head, r + (index - boundary) // q)
+
+    def row_block(self, n, i=None):
+        """(lo, hi) of row block i (default: this rank's grid row) of a length-n row space."""
+        i = self.myrow if i is None else i
+        off, c = self.offsets(n), self.ncols
+        return int(off[i * c]), int(off[(i + 1) * c])
+
+    def col_block(self, n, j=None):
+        """(lo, hi) of column block j (default: this rank's grid column) of a column space."""
+        j = self.mycol if j is None else j
+        off, r = self.offsets(n), self.nrows
+        return int(off[j * r]), int(off[(j + 1) * r])
+
+    def entry_owner(self, nrows, ncols, rows, cols):
+        """Rank that stores matrix entry (row, col); vectorized."""
+        return (self.owner(nrows, rows) // self.ncols) * self.ncols + \
+            self.owner(ncols, cols) // self.nrows
+
+    def col_position(self, k):
+        """Grid rank (t, j) that piece k occupies when pieces are laid along grid columns."""
+        j, t = divmod(k, self.nrows)
+        return t * self.ncols + j
+
+
+_default = []
+
+
+def default_grid():
+    """The grid objects use when none is given (built on first use over ``MPI.COMM_WORLD``)."""
+    if not _default:
+        _default.append(Grid())
+    return _default[0]
+
+
+def set_default_grid(grid):
+    """Make ``grid`` the default for objects built from now on; returns the previous one."""
+    previous = _default[0] if _default else None
+    _default[:] = [grid]
+    return previous

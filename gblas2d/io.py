@@ -1,0 +1,49 @@
+"""Conversions between gblas2d objects and SciPy / python-graphblas objects.
+
+The input object must be the same on every rank (each keeps its own part, no communication);
+outputs are built on every rank from a gather.
+"""
+
+import numpy as np
+
+from .matrix import Matrix
+from .vector import Vector
+
+__all__ = ["from_graphblas", "from_scipy_sparse", "to_graphblas", "to_scipy_sparse"]
+
+
+def from_scipy_sparse(A, *, dup_op=None, name=None, grid=None):
+    """Collective. A Matrix from a scipy.sparse matrix or array given on every rank."""
+    coo = A.tocoo()
+    return Matrix.from_coo(coo.row, coo.col, coo.data, nrows=coo.shape[0], ncols=coo.shape[1],
+                           dup_op=dup_op, name=name, grid=grid)
+
+
+def to_scipy_sparse(A, format="csr"):
+    """Collective. A scipy.sparse array of the whole matrix on every rank."""
+    from scipy.sparse import coo_array
+
+    r, c, v = A.to_coo()
+    return coo_array((v, (r.astype(np.int64), c.astype(np.int64))), shape=A.shape).asformat(format)
+
+
+def from_graphblas(obj, *, name=None, grid=None):
+    """Collective. A gblas2d Matrix or Vector from a python-graphblas one (same on every rank)."""
+    if hasattr(obj, "nrows"):
+        r, c, v = obj.to_coo()
+        return Matrix.from_coo(r, c, v, dtype=obj.dtype.np_type, nrows=obj.nrows,
+                               ncols=obj.ncols, name=name, grid=grid)
+    idx, v = obj.to_coo()
+    return Vector.from_coo(idx, v, dtype=obj.dtype.np_type, size=obj.size, name=name, grid=grid)
+
+
+def to_graphblas(obj):
+    """Collective. A python-graphblas Matrix or Vector holding the same entries."""
+    import graphblas
+
+    if isinstance(obj, Matrix):
+        r, c, v = obj.to_coo()
+        return graphblas.Matrix.from_coo(r, c, v, dtype=obj.dtype.np_type, nrows=obj.nrows,
+                                         ncols=obj.ncols)
+    idx, v = obj.to_coo()
+    return graphblas.Vector.from_coo(idx, v, dtype=obj.dtype.np_type, size=obj.size)

@@ -1,0 +1,771 @@
+"""Distributed sparse Matrix: one 2D block per rank.
+
+Rank (i, j) stores block (i, j): rows of row block i, columns of column block j (see grid.py).
+The block keeps its entries in row-major order with local indices and builds CSR and CSC views
+on first use. ``nrows``, ``ncols``, ``dtype`` and ``nvals`` are replicated.
+"""
+
+import numpy as np
+
+from . import _products
+from . import _redistribute as redist
+from ._expr import (
+    Mask,
+    MatrixExpression,
+    ScalarExpression,
+    Updater,
+    VectorExpression,
+    _parse_call,
+    as_op,
+    check_domain,
+)
+from ._kernels import reduce_sorted
+from .exceptions import (
+    DimensionMismatch,
+    EmptyObject,
+    IndexOutOfBound,
+    InvalidValue,
+    NotImplementedException,
+)
+from .grid import default_grid
+from .semirings import binary, monoid, semiring
+from .semirings.dtypes import FP64, lookup_dtype
+from .vector import Vector, _FirstOnlyMonoid, _scalar_dtype
+
+__all__ = ["Matrix"]
+
+_names = iter(range(10**12))
+
+
+class _Block:
+    """A local block: unique entries in row-major order, with lazy CSR/CSC/scipy views."""
+
+    def __init__(self, nrows, ncols, rows, cols, values):
+        self.nrows, self.ncols = nrows, ncols
+        self.rows, self.cols, self.values = rows, cols, values
+        self._csr = self._csc = self._scipy = None
+
+    @classmethod
+    def from_keys(cls, nrows, ncols, keys, values):
+        return cls(nrows, ncols, keys // max(ncols, 1), keys % max(ncols, 1), values)
+
+    def keys(self):
+        return self.rows * self.ncols + self.cols
+
+    @property
+    def nvals(self):
+        return len(self.values)
+
+    @property
+    def csr(self):
+        if self._csr is None:
+            ptr = np.zeros(self.nrows + 1, dtype=np.int64)
+            np.cumsum(np.bincount(self.rows, minlength=self.nrows), out=ptr[1:])
+            self._csr = (ptr, self.cols, self.values)
+        return self._csr
+
+    @property
+    def csc(self):
+        if self._csc is None:
+            order = np.lexsort((self.rows, self.cols))
+            ptr = np.zeros(self.ncols + 1, dtype=np.int64)
+            np.cumsum(np.bincount(self.cols, minlength=self.ncols), out=ptr[1:])
+            self._csc = (ptr, self.rows[order], self.values[order])
+        return self._csc
+
+    def scipy_csr(self):
+        if self._scipy is None:
+            from scipy.sparse import csr_array
+
+            ptr, ind, val = self.csr
+            self._scipy = csr_array((val, ind, ptr), shape=(self.nrows, self.ncols))
+        return self._scipy
+
+    def global_coo(self, row_lo, col_lo):
+        return self.rows + row_lo, self.cols + col_lo, self.values
+
+
+class Matrix:
+    """A distributed sparse matrix.
+
+    Parameters
+    ----------
+    dtype : dtype-like, default FP64
+    nrows, ncols : int
+    name : str, optional
+    grid : Grid, optional (the default grid)
+
+    Examples
+    --------
+    >>> A = Matrix.from_coo([0, 1], [1, 2], [1.0, 2.0], nrows=3, ncols=3)
+    >>> A.nvals, A.shape
+    (2, (3, 3))
+    """
+
+    def __init__(self, dtype=FP64, nrows=0, ncols=0, *, name=None, grid=None):
+        self.grid = grid or default_grid()
+        self.dtype = lookup_dtype(dtype)
+        nrows, ncols = int(nrows), int(ncols)
+        if nrows < 0 or ncols < 0:
+            raise InvalidValue(f"Matrix dimensions must be non-negative, got {nrows}x{ncols}")
+        self._nrows, self._ncols = nrows, ncols
+        self._row_lo, row_hi = self.grid.row_block(nrows)
+        self._col_lo, col_hi = self.grid.col_block(ncols)
+        empty = np.empty(0, dtype=np.int64)
+        self._block = _Block(row_hi - self._row_lo, col_hi - self._col_lo, empty, empty,
+                             np.empty(0, dtype=self.dtype.np_type))
+        self._nvals = 0
+        self.name = name or f"M_{next(_names)}"
+
+    # ---- metadata ----
+    @property
+    def nrows(self):
+        return self._nrows
+
+    @property
+    def ncols(self):
+        return self._ncols
+
+    @property
+    def shape(self):
+        return (self._nrows, self._ncols)
+
+    @property
+    def nvals(self):
+        return self._nvals
+
+    @property
+    def S(self):
+        return Mask(self, structure=True)
+
+    @property
+    def V(self):
+        return Mask(self, structure=False)
+
+    @property
+    def T(self):
+        return _TransposedMatrix(self)
+
+    def __repr__(self):
+        return f"<gblas2d.Matrix {self.name}: {self._nrows}x{self._ncols}, " \
+               f"nvals={self._nvals}, dtype={self.dtype}>"
+
+    def local_block(self):
+        """(first global row, first global column, local rows, local cols, values); no copy."""
+        b = self._block
+        return self._row_lo, self._col_lo, b.rows, b.cols, b.values
+
+    # ---- construction ----
+    @classmethod
+    def from_coo(cls, rows, columns, values=1.0, dtype=None, *, nrows=None, ncols=None,
+                 dup_op=None, name=None, distributed=False, grid=None):
+        """Collective. Build from COO arrays.
+
+        With ``distributed=False`` every rank passes the same arrays (each keeps its block's
+        entries, no communication); with ``True`` each rank passes its share and entries travel
+        to their owners. Duplicates are combined with ``dup_op`` or rejected (InvalidValue).
+        """
+        grid = grid or default_grid()
+        rows = np.asarray(rows).reshape(-1)
+        columns = np.asarray(columns).reshape(-1)
+        for arr in (rows, columns):
+            if arr.size and not np.issubdtype(arr.dtype, np.integer):
+                raise IndexOutOfBound("row and column indices must be integers")
+        if rows.shape != columns.shape:
+            raise DimensionMismatch(f"rows (={rows.size}) and columns (={columns.size}) must "
+                                    "have the same length")
+        rows, columns = rows.astype(np.int64), columns.astype(np.int64)
+        values = np.asarray(values)
+        dtype = lookup_dtype(dtype if dtype is not None else values.dtype)
+        values = np.broadcast_to(values.astype(dtype.np_type), rows.shape)
+        dims = [nrows, ncols]
+        for k, (given, arr) in enumerate(((nrows, rows), (ncols, columns))):
+            if given is None:
+                top = int(arr.max()) + 1 if arr.size else 0
+                dims[k] = int(grid.comm.allreduce(np.array([top]), "max")[0]) if distributed \
+                    else top
+        nrows, ncols = dims
+        out = cls(dtype, nrows, ncols, name=name, grid=grid)
+        failure = None
+        for arr, n, what in ((rows, nrows, "row"), (columns, ncols, "column")):
+            if failure is None and arr.size and (arr.min() < 0 or arr.max() >= n):
+                bad = arr[(arr < 0) | (arr >= n)][0]
+                failure = IndexOutOfBound(f"{what} index {bad} out of range for Matrix of "
+                                          f"shape {nrows}x{ncols}")
+        if distributed:
+            grid.comm.agree(failure)
+        elif failure is not None:
+            raise failure
+        owners = grid.entry_owner(nrows, ncols, rows, columns)
+        if distributed:
+            rows, columns, values = redist.to_owners(grid, owners, rows, columns, values)
+        else:
+            mine = owners == grid.rank
+            rows, columns, values = rows[mine], columns[mine], values[mine]
+        out._set_from_entries(rows - out._row_lo, columns - out._col_lo, values, dup_op)
+        return out
+
+    def _set_from_entries(self, rows, cols, values, dup_op):
+        """Collective. Fill the block from local entries, combining duplicates."""
+        failure, keys = None, None
+        try:
+            keys, values = _sort_keys(rows * self._block.ncols + cols, values)
+            if len(keys) > 1 and (keys[1:] == keys[:-1]).any():
+                if dup_op is None:
+                    raise InvalidValue("Duplicate indices found; give dup_op to combine them")
+                dup = as_op(dup_op, "binary")
+                keys, values = reduce_sorted(keys, values, dup.monoid or _FirstOnlyMonoid(dup))
+        except Exception as exc:  # agreed in _commit
+            failure = exc
+        self._commit(keys, values, failure)
+
+    def _commit(self, keys, values, failure):
+        """Collective. Install new block entries; raise the same error everywhere on failure."""
+        local = 0 if failure is not None else len(keys)
+        total, failed = self.grid.comm.allreduce(
+            np.array([local, failure is not None], dtype=np.int64))
+        if failed:
+            self.grid.comm.agree(failure)
+        b = self._block
+        self._block = _Block.from_keys(b.nrows, b.ncols, keys,
+                                       values.astype(self.dtype.np_type, copy=False))
+        self._nvals = int(total)
+
+    @classmethod
+    def from_dense(cls, values, missing_value=None, *, dtype=None, name=None, grid=None):
+        """Collective. Build from a 2D array given identically on every rank."""
+        values = np.asarray(values)
+        keep = np.ones(values.shape, bool) if missing_value is None else values != missing_value
+        r, c = np.nonzero(keep)
+        return cls.from_coo(r, c, values[r, c], dtype=dtype or values.dtype,
+                            nrows=values.shape[0], ncols=values.shape[1], name=name, grid=grid)
+
+    def dup(self, dtype=None, *, clear=False, mask=None, name=None):
+        """Collective. A copy (optionally cast, emptied or masked)."""
+        out = Matrix(dtype or self.dtype, self._nrows, self._ncols, name=name, grid=self.grid)
+        if not clear:
+            out(mask=mask) << self
+        return out
+
+    def clear(self):
+        """Remove every entry."""
+        b = self._block
+        empty = np.empty(0, dtype=np.int64)
+        self._block = _Block(b.nrows, b.ncols, empty, empty, b.values[:0])
+        self._nvals = 0
+
+    # ---- output ----
+    def to_coo(self, dtype=None, *, rows=True, columns=True, values=True, sort=True):
+        """Collective. (rows, columns as uint64, values), sorted by (row, column), on every rank."""
+        r, c, v = self._block.global_coo(self._row_lo, self._col_lo)
+        comm = self.grid.comm
+        all_r = np.concatenate(comm.allgatherv(r))
+        all_c = np.concatenate(comm.allgatherv(c))
+        all_v = np.concatenate(comm.allgatherv(v.astype(
+            (lookup_dtype(dtype) if dtype else self.dtype).np_type)))
+        if sort:
+            order = np.lexsort((all_c, all_r))
+            all_r, all_c, all_v = all_r[order], all_c[order], all_v[order]
+        return (all_r.astype(np.uint64) if rows else None,
+                all_c.astype(np.uint64) if columns else None, all_v if values else None)
+
+    def to_dense(self, fill_value=None, dtype=None):
+        """Collective. A full 2D numpy array (``fill_value`` required if entries are missing)."""
+        if fill_value is None and self._nvals < self._nrows * self._ncols:
+            raise EmptyObject("Matrix has missing entries; give fill_value to to_dense")
+        r, c, v = self.to_coo(dtype)
+        out = np.full(self.shape, 0 if fill_value is None else fill_value,
+                      dtype=(lookup_dtype(dtype) if dtype else self.dtype).np_type)
+        out[r.astype(np.int64), c.astype(np.int64)] = v
+        return out
+
+    def isequal(self, other, *, check_dtype=False):
+        """Collective. Same shape, structure and values."""
+        if other.shape != self.shape or other._nvals != self._nvals:
+            return False
+        if check_dtype and other.dtype != self.dtype:
+            return False
+        same = np.array_equal(self._block.keys(), other._block.keys()) and np.array_equal(
+            self._block.values, other._block.values)
+        return bool(self.grid.comm.allreduce(np.array([same], dtype=np.int64), "min")[0])
+
+    def isclose(self, other, *, rel_tol=1e-7, abs_tol=0.0, check_dtype=False):
+        """Collective. Same structure and values within tolerance."""
+        if other.shape != self.shape or other._nvals != self._nvals:
+            return False
+        if check_dtype and other.dtype != self.dtype:
+            return False
+        same = np.array_equal(self._block.keys(), other._block.keys()) and bool(np.all(
+            np.isclose(self._block.values, other._block.values, rtol=rel_tol, atol=abs_tol,
+                       equal_nan=True)))
+        return bool(self.grid.comm.allreduce(np.array([same], dtype=np.int64), "min")[0])
+
+    # ---- assignment ----
+    def __call__(self, *args, mask=None, accum=None, replace=False, input_mask=None, **opts):
+        mask, accum, replace = _parse_call(args, mask, accum, replace)
+        return Updater(self, mask, accum, replace, opts)
+
+    def __lshift__(self, other):
+        return self().__lshift__(other)
+
+    def _check_mask(self, mask):
+        if not isinstance(mask.parent, Matrix):
+            raise TypeError("A Matrix output needs a Matrix mask")
+        if mask.parent.shape != self.shape:
+            raise DimensionMismatch(f"Mask.shape (={mask.parent.shape}) must equal "
+                                    f"Matrix.shape (={self.shape})")
+
+    def _update(self, other, mask, accum, replace, opts):
+        """Collective. ``self(mask, accum, replace) << other``."""
+        if isinstance(other, _TransposedMatrix):
+            other = other._materialize_expr()
+        if isinstance(other, Matrix):
+            other = other._identity_expr()
+        if not isinstance(other, MatrixExpression):
+            self._assign_scalar(other, mask, accum, replace)
+            return
+        if other.shape != self.shape:
+            raise DimensionMismatch(f"input shape (={other.shape}) must equal output "
+                                    f"Matrix.shape (={self.shape})")
+        if accum is not None:
+            check_domain(accum, self.dtype, other.dtype)
+        failure, keys, values = None, None, None
+        try:
+            t_keys, t_vals = other._compute(mask, opts)
+            keys, values = self._merge(t_keys, t_vals, mask, accum, replace)
+        except Exception as exc:  # agreed in _commit
+            failure = exc
+        self._commit(keys, values, failure)
+
+    def _merge(self, t_keys, t_vals, mask, accum, replace):
+        """Local GraphBLAS write on sorted keys: Z = accum(C, T) or T; C<M, replace> = Z."""
+        b = self._block
+        c_keys, c_vals = b.keys(), b.values
+        if accum is None:
+            z_keys, z_vals = t_keys, t_vals.astype(self.dtype.np_type, copy=False)
+        else:
+            z_keys = np.union1d(c_keys, t_keys)
+            z_vals = np.zeros(len(z_keys), dtype=self.dtype.np_type)
+            in_c = np.searchsorted(z_keys, c_keys)
+            in_t = np.searchsorted(z_keys, t_keys)
+            z_vals[in_c] = c_vals
+            z_vals[in_t] = t_vals
+            both_c = np.isin(c_keys, t_keys, assume_unique=True)
+            both_t = np.isin(t_keys, c_keys, assume_unique=True)
+            z_vals[in_c[both_c]] = accum.evaluate(c_vals[both_c], t_vals[both_t])
+        if mask is None:
+            return z_keys, z_vals
+        z_keep = mask.matrix_allows(z_keys)
+        keys, vals = z_keys[z_keep], z_vals[z_keep]
+        if not replace:
+            c_keep = ~mask.matrix_allows(c_keys)
+            keys = np.concatenate([keys, c_keys[c_keep]])
+            vals = np.concatenate([vals, c_vals[c_keep]])
+            keys, vals = _sort_keys(keys, vals)
+        return keys, vals
+
+    def _identity_expr(self):
+        snapshot = (self._block.keys(), self._block.values.copy())
+        return MatrixExpression("identity", (self,), self.dtype, self._nrows, self._ncols,
+                                lambda mask, opts: snapshot, self.grid)
+
+    def _assign_scalar(self, value, mask, accum, replace):
+        """``A(mask) << scalar``: the scalar at every position the (structural) mask allows."""
+        value = getattr(value, "value", value)
+        if mask is None or mask.complement:
+            raise NotImplementedException("Assigning a scalar to a Matrix needs a "
+                                          "non-complemented mask")
+        m = mask.parent._block
+        keys = m.keys() if mask.structure else m.keys()[m.values != 0]
+        t_type = _scalar_dtype(value)
+        snapshot = (keys, np.full(len(keys), value, dtype=t_type.np_type))
+        expr = MatrixExpression("assign", (self,), t_type, self._nrows, self._ncols,
+                                lambda mask, opts: snapshot, self.grid)
+        self._update(expr, mask, accum, replace, {})
+
+    def __getitem__(self, index):
+        return _MatrixIndexExpr(self, index)
+
+    # ---- element-wise ----
+    def _ewise(self, other, op, kind, method, left_default=None, right_default=None):
+        if isinstance(other, _TransposedMatrix):
+            other = other.new()
+        if not isinstance(other, Matrix):
+            raise TypeError(f"{method} expects a Matrix, got {type(other).__name__}")
+        if other.shape != self.shape:
+            raise DimensionMismatch(f"Matrix.shape (={other.shape}) must equal Matrix.shape "
+                                    f"(={self.shape}) in {method}")
+        binop = as_op(op, "binary")
+        out_type = check_domain(binop, self.dtype, other.dtype)
+        a, b = self, other
+
+        def compute(mask, opts):
+            ak, av, bk, bv = a._block.keys(), a._block.values, b._block.keys(), b._block.values
+            in_b = np.isin(ak, bk, assume_unique=True)
+            in_a = np.isin(bk, ak, assume_unique=True)
+            both_vals = binop.evaluate(av[in_b], bv[in_a])
+            if kind == "mult":
+                return ak[in_b], both_vals.astype(out_type.np_type)
+            if kind == "union":
+                only_a = binop.evaluate(av[~in_b], np.full((~in_b).sum(), right_default,
+                                                           dtype=bv.dtype))
+                only_b = binop.evaluate(np.full((~in_a).sum(), left_default, dtype=av.dtype),
+                                        bv[~in_a])
+            else:
+                only_a, only_b = av[~in_b], bv[~in_a]
+            keys = np.concatenate([ak[in_b], ak[~in_b], bk[~in_a]])
+            vals = np.concatenate([both_vals.astype(out_type.np_type),
+                                   only_a.astype(out_type.np_type),
+                                   only_b.astype(out_type.np_type)])
+            return _sort_keys(keys, vals)
+
+        def rebind(new_op):
+            return a._ewise(b, new_op, kind, method, left_default, right_default)
+
+        return MatrixExpression(method, (self, other), out_type, self._nrows, self._ncols,
+                                compute, self.grid, rebind=rebind)
+
+    def ewise_add(self, other, op=monoid.plus):
+        """Union: op where both are present, the one present value elsewhere."""
+        return self._ewise(other, op, "add", "ewise_add")
+
+    def ewise_mult(self, other, op=binary.times):
+        """Intersection: op where both are present."""
+        return self._ewise(other, op, "mult", "ewise_mult")
+
+    def ewise_union(self, other, op, left_default, right_default):
+        """Union with defaults standing in for a missing left or right value."""
+        return self._ewise(other, op, "union", "ewise_union",
+                           getattr(left_default, "value", left_default),
+                           getattr(right_default, "value", right_default))
+
+    def __add__(self, other):
+        return self.ewise_union(other, binary.plus, 0, 0)
+
+    def __sub__(self, other):
+        return self.ewise_union(other, binary.minus, 0, 0)
+
+    def __mul__(self, other):
+        return self.ewise_mult(other, binary.times)
+
+    def __matmul__(self, other):
+        if isinstance(other, Vector):
+            return self.mxv(other)
+        return self.mxm(other)
+
+    # ---- apply, select ----
+    def apply(self, op, right=None, *, left=None):
+        """f(x); binary op with a bound scalar; index-unary f(x, row, col, thunk)."""
+        op = as_op(op, "unary", "indexunary", "binary")
+        right = getattr(right, "value", right)
+        left = getattr(left, "value", left)
+        if op.kind == "unary":
+            out_type = check_domain(op, self.dtype)
+
+            def values_of(vals, r, c):
+                return op.evaluate(vals)
+        elif op.kind in ("indexunary", "select"):
+            thunk = 0 if right is None else right
+            out_type = check_domain(op, self.dtype, _scalar_dtype(thunk))
+
+            def values_of(vals, r, c):
+                return op.evaluate(vals, r, c, thunk)
+        else:
+            if (left is None) == (right is None):
+                raise TypeError("apply with a binary op needs exactly one of left= or right=")
+            bound = right if left is None else left
+            out_type = check_domain(op, self.dtype, _scalar_dtype(bound))
+
+            def values_of(vals, r, c):
+                s = np.full(len(vals), bound, dtype=_scalar_dtype(bound).np_type)
+                return op.evaluate(vals, s) if left is None else op.evaluate(s, vals)
+
+        a = self
+
+        def compute(mask, opts):
+            r, c, v = a._block.global_coo(a._row_lo, a._col_lo)
+            return a._block.keys(), values_of(v, r, c).astype(out_type.np_type, copy=False)
+
+        return MatrixExpression("apply", (self, op), out_type, self._nrows, self._ncols,
+                                compute, self.grid)
+
+    def select(self, op, thunk=None):
+        """Keep the entries where the select op (value or position predicate) is True."""
+        op = as_op(op, "select")
+        thunk = getattr(thunk, "value", thunk)
+        thunk = 0 if thunk is None else thunk
+        check_domain(op, self.dtype, _scalar_dtype(thunk))
+        a = self
+
+        def compute(mask, opts):
+            r, c, v = a._block.global_coo(a._row_lo, a._col_lo)
+            keep = op.evaluate(v, r, c, thunk).astype(bool)
+            return a._block.keys()[keep], v[keep]
+
+        return MatrixExpression("select", (self, op), self.dtype, self._nrows, self._ncols,
+                                compute, self.grid)
+
+    def _call_op(self, op, *args, **kwargs):
+        if op.kind == "select":
+            return self.select(op, *args, **kwargs)
+        return self.apply(op, *args, **kwargs)
+
+    # ---- reductions ----
+    def _reduce_axis(self, op, axis):
+        mon = as_op(op, "monoid")
+        out_type = check_domain(mon, self.dtype)
+        a = self
+        n = self._nrows if axis == "row" else self._ncols
+
+        def compute(mask, opts):
+            from ._exchange import fold_segment
+
+            failure = None
+            try:
+                b = a._block
+                if axis == "row":
+                    idx, vals = reduce_sorted(b.rows, b.values, mon)
+                else:
+                    ptr, rows, vals = b.csc
+                    cols = np.repeat(np.arange(b.ncols, dtype=np.int64), np.diff(ptr))
+                    idx, vals = reduce_sorted(cols, vals, mon)
+                vals = vals.astype(out_type.np_type, copy=False)
+            except Exception as exc:  # raised after the fold, agreed by the caller
+                failure = exc
+                idx, vals = np.empty(0, np.int64), np.empty(0, out_type.np_type)
+            idx, vals, _ = fold_segment(a.grid, n, idx, vals, mon, out_type.np_type, axis)
+            if failure is not None:
+                raise failure
+            lo, hi = a.grid.piece(n)
+            present = np.zeros(hi - lo, dtype=bool)
+            values = np.zeros(hi - lo, dtype=out_type.np_type)
+            present[idx] = True
+            values[idx] = vals
+            return present, values
+
+        name = "reduce_rowwise" if axis == "row" else "reduce_columnwise"
+        return VectorExpression(name, (self, mon), out_type, n, compute, self.grid)
+
+    def reduce_rowwise(self, op=monoid.plus):
+        """Collective when computed. w(i) = (+)_j A(i, j); a fold along row_comm."""
+        return self._reduce_axis(op, "row")
+
+    def reduce_columnwise(self, op=monoid.plus):
+        """Collective when computed. w(j) = (+)_i A(i, j); a fold along col_comm."""
+        return self._reduce_axis(op, "col")
+
+    def reduce_scalar(self, op=monoid.plus, *, allow_empty=True):
+        """Collective when computed. (+) of every entry, as a Scalar expression."""
+        mon = as_op(op, "monoid")
+        out_type = check_domain(mon, self.dtype)
+        a = self
+
+        def compute():
+            failure, local = None, None
+            try:
+                if a._block.nvals:
+                    local = mon.reduce(a._block.values, a.dtype)
+            except Exception as exc:  # agreed below
+                failure = exc
+            parts = a.grid.comm.allgather_object((local, None if failure is None else
+                                                  (type(failure), str(failure))))
+            errors = [p[1] for p in parts if p[1] is not None]
+            if errors:
+                from .comm import raise_agreed
+
+                raise_agreed(errors, failure)
+            vals = [p[0] for p in parts if p[0] is not None]
+            if not vals:
+                return None if allow_empty else mon.identity(out_type)
+            return mon.reduce(np.array(vals, dtype=out_type.np_type))
+
+        return ScalarExpression("reduce_scalar", (self, mon), out_type, compute, self.grid)
+
+    # ---- products ----
+    def mxv(self, other, op=semiring.plus_times):
+        """``A (+).(x) v``: y(i) = (+)_k A(i, k) (x) v(k). The engine picks push or pull."""
+        return self._product_expr(other, op, "mxv")
+
+    def _vxm_expr(self, vector, op):
+        return self._product_expr(vector, op, "vxm")
+
+    def _product_expr(self, x, op, orient):
+        if not isinstance(x, Vector):
+            raise TypeError(f"{orient} expects a Vector, got {type(x).__name__}")
+        sr = as_op(op, "semiring")
+        inner = self._ncols if orient == "mxv" else self._nrows
+        if x.size != inner:
+            dim = "ncols" if orient == "mxv" else "nrows"
+            raise DimensionMismatch(f"Matrix.{dim} (={inner}) must equal Vector.size "
+                                    f"(={x.size})")
+        out_type = check_domain(sr, self.dtype, x.dtype) if orient == "mxv" else \
+            check_domain(sr, x.dtype, self.dtype)
+        a = self
+
+        def compute(mask, opts):
+            return _products.mxv_compute(a, x, sr, out_type, mask, opts, orient)
+
+        def rebind(new_op):
+            return a._product_expr(x, new_op, orient)
+
+        size = self._nrows if orient == "mxv" else self._ncols
+        return VectorExpression(orient, (self, x), out_type, size, compute, self.grid,
+                                rebind=rebind)
+
+    def mxm(self, other, op=semiring.plus_times):
+        """``A (+).(x) B``: C(i, j) = (+)_k A(i, k) (x) B(k, j).
+
+        Efficient when B is tall and skinny (a batch of vectors): B's rows are replicated along
+        grid columns, O(nnz(B) / C) per rank.
+        """
+        a = self
+        if isinstance(other, _TransposedMatrix):
+            other = other.new()
+        if not isinstance(other, Matrix):
+            raise TypeError(f"mxm expects a Matrix, got {type(other).__name__}")
+        sr = as_op(op, "semiring")
+        if other.nrows != self._ncols:
+            raise DimensionMismatch(f"Matrix.ncols (={self._ncols}) must equal Matrix.nrows "
+                                    f"(={other.nrows})")
+        out_type = check_domain(sr, self.dtype, other.dtype)
+
+        def compute(mask, opts):
+            return _products.mxm_compute(a, other, sr, out_type, opts)
+
+        def rebind(new_op):
+            return a.mxm(other, new_op)
+
+        return MatrixExpression("mxm", (self, other), out_type, self._nrows, other.ncols,
+                                compute, self.grid, rebind=rebind)
+
+    def _transpose_entries(self):
+        """Collective. This rank's block of A^T as sorted (keys, values)."""
+        r, c, v = self._block.global_coo(self._row_lo, self._col_lo)
+        owners = self.grid.entry_owner(self._ncols, self._nrows, c, r)
+        rows, cols, vals = redist.to_owners(self.grid, owners, c, r, v)
+        lo_r, hi_r = self.grid.row_block(self._ncols)
+        lo_c, hi_c = self.grid.col_block(self._nrows)
+        return _sort_keys((rows - lo_r) * (hi_c - lo_c) + (cols - lo_c), vals)
+
+
+def _sort_keys(keys, vals):
+    order = np.argsort(keys, kind="stable")
+    return keys[order], vals[order]
+
+
+class _TransposedMatrix:
+    """``A.T``: used directly by mxv/vxm/mxm (no copy) or materialized by ``.new()``."""
+
+    def __init__(self, matrix):
+        self._matrix = matrix
+        self.dtype = matrix.dtype
+        self.grid = matrix.grid
+
+    @property
+    def nrows(self):
+        return self._matrix.ncols
+
+    @property
+    def ncols(self):
+        return self._matrix.nrows
+
+    @property
+    def shape(self):
+        return (self.nrows, self.ncols)
+
+    @property
+    def nvals(self):
+        return self._matrix.nvals
+
+    @property
+    def T(self):
+        return self._matrix
+
+    def mxv(self, other, op=semiring.plus_times):
+        """``A.T (+).(x) v`` is ``v (+).(x) A``: no transpose is formed."""
+        return self._matrix._product_expr(other, op, "vxm")
+
+    def _vxm_expr(self, vector, op):
+        return self._matrix._product_expr(vector, op, "mxv")
+
+    def __matmul__(self, other):
+        if isinstance(other, Vector):
+            return self.mxv(other)
+        return self.new().mxm(other)
+
+    def mxm(self, other, op=semiring.plus_times):
+        return self.new().mxm(other, op)
+
+    def _materialize_expr(self):
+        m = self._matrix
+        return MatrixExpression("transpose", (m,), m.dtype, m.ncols, m.nrows,
+                                lambda mask, opts: m._transpose_entries(), m.grid)
+
+    def new(self, dtype=None, *, mask=None, name=None):
+        """Collective. The transpose as a new Matrix (entries travel to their new owners)."""
+        return self._materialize_expr().new(dtype, mask=mask, name=name)
+
+    def to_coo(self, dtype=None, **kw):
+        r, c, v = self._matrix.to_coo(dtype)
+        order = np.lexsort((r, c))
+        return c[order], r[order], v[order]
+
+
+class _MatrixIndexExpr:
+    """``A[i, :]``, ``A[:, j]`` (Vector extracts) and ``A[i, j]`` (one element)."""
+
+    def __init__(self, parent, index):
+        if not isinstance(index, tuple) or len(index) != 2:
+            raise TypeError("Index a Matrix with A[i, :], A[:, j] or A[i, j]")
+        self.parent = parent
+        self.index = index
+
+    def _as_expression(self):
+        a = self.parent
+        i, j = self.index
+        full = slice(None)
+        if isinstance(j, slice) and j == full and np.ndim(i) == 0 and not isinstance(i, slice):
+            axis, k, n, size = "row", int(i), a.nrows, a.ncols
+        elif isinstance(i, slice) and i == full and np.ndim(j) == 0 and not isinstance(j, slice):
+            axis, k, n, size = "col", int(j), a.ncols, a.nrows
+        else:
+            raise NotImplementedException("Only A[i, :], A[:, j] and A[i, j] are supported")
+        if not 0 <= k < n:
+            raise IndexOutOfBound(f"index {k} out of range for dimension {n}")
+
+        def compute(mask, opts):
+            r, c, v = a._block.global_coo(a._row_lo, a._col_lo)
+            hit = (r == k) if axis == "row" else (c == k)
+            positions = c[hit] if axis == "row" else r[hit]
+            idx, vals = redist.to_owners(a.grid, a.grid.owner(size, positions), positions,
+                                         v[hit])
+            lo, hi = a.grid.piece(size)
+            present = np.zeros(hi - lo, dtype=bool)
+            values = np.zeros(hi - lo, dtype=a.dtype.np_type)
+            present[idx - lo] = True
+            values[idx - lo] = vals
+            return present, values
+
+        return VectorExpression("extract", (a,), a.dtype, size, compute, a.grid)
+
+    def new(self, dtype=None, *, mask=None, name=None):
+        """Collective. The extracted row or column."""
+        return self._as_expression().new(dtype, mask=mask, name=name)
+
+    @property
+    def value(self):
+        """Collective. The element A[i, j] or None."""
+        a = self.parent
+        i, j = (int(t) for t in self.index)
+        if not (0 <= i < a.nrows and 0 <= j < a.ncols):
+            raise IndexOutOfBound(f"index ({i}, {j}) out of range for shape {a.shape}")
+        owner = int(a.grid.entry_owner(a.nrows, a.ncols, [i], [j])[0])
+        local = None
+        if owner == a.grid.rank:
+            key = (i - a._row_lo) * a._block.ncols + (j - a._col_lo)
+            keys = a._block.keys()
+            pos = np.searchsorted(keys, key)
+            if pos < len(keys) and keys[pos] == key:
+                local = a._block.values[pos].item()
+        return a.grid.comm.bcast_object(local, root=owner)
+

@@ -1,0 +1,130 @@
+"""Binary ops ``f(x, y)``: the python-graphblas ``binary`` namespace (its builtin subset).
+
+Both operands are cast to one type first (``dtypes.unify``). Results follow SuiteSparse, which
+python-graphblas runs on: on BOOL, ``minus`` is ``lxor`` and ``cdiv`` is ``first``; integer
+``cdiv`` truncates toward zero; ``min``/``max`` skip nan like C's ``fmin``/``fmax``; ``truediv``
+gives FP64 for bool and integers. ``lor``, ``land``, ``lxor`` and ``lxnor`` read their inputs as
+``x != 0`` and return BOOL on every type (python-graphblas keeps the input type for the first
+three; the values agree, and BOOL is what their monoids and semirings return there).
+
+The positional ops (``firsti``, ..., ``secondj1``) return where their operands sit, not what
+they hold: ``firsti(A(i, k), v(k))`` is ``i``, ``secondi`` is ``k``.
+
+>>> from gblas2d.semirings import binary
+>>> binary.cdiv.evaluate(np.array([-7, 7]), np.array([2, 0]))
+array([                 -3, 9223372036854775807])
+"""
+
+import numpy as np
+
+from . import _numeric, _registry
+from ._base import BinaryOp
+from .dtypes import BOOL
+
+__all__ = [
+    "any", "band", "bor", "bxnor", "bxor", "cdiv", "div", "eq", "first", "firsti", "firsti1",
+    "firstj", "firstj1", "floordiv", "from_string", "ge", "gt", "land", "le", "lor", "lt",
+    "lxnor", "lxor", "max", "min", "minus", "ne", "oneb", "pair", "plus", "pow", "rdiv",
+    "register_anonymous", "register_new", "rminus", "second", "secondi", "secondi1", "secondj",
+    "secondj1", "times", "truediv",
+]
+
+
+def _minus(x, y):
+    # SuiteSparse: x - y on BOOL is x xor y (numpy refuses to subtract booleans).
+    return x != y if x.dtype.kind == "b" else x - y
+
+
+first = BinaryOp("first", lambda x, y: x)
+second = BinaryOp("second", lambda x, y: y)
+pair = BinaryOp("pair", lambda x, y: np.ones_like(x), commutative=True)
+any = BinaryOp("any", lambda x, y: x, commutative=True)
+plus = BinaryOp("plus", np.add, commutative=True)
+minus = BinaryOp("minus", _minus)
+rminus = BinaryOp("rminus", lambda x, y: _minus(y, x))
+times = BinaryOp("times", np.multiply, commutative=True)
+truediv = BinaryOp("truediv", _numeric.truediv)
+cdiv = BinaryOp("cdiv", _numeric.cdiv)
+rdiv = BinaryOp("rdiv", lambda x, y: _numeric.cdiv(y, x))
+floordiv = BinaryOp("floordiv", np.floor_divide)
+pow = BinaryOp("pow", _numeric.power)
+min = BinaryOp("min", np.fmin, commutative=True)
+max = BinaryOp("max", np.fmax, commutative=True)
+eq = BinaryOp("eq", np.equal, commutative=True)
+ne = BinaryOp("ne", np.not_equal, commutative=True)
+gt = BinaryOp("gt", np.greater)
+lt = BinaryOp("lt", np.less)
+ge = BinaryOp("ge", np.greater_equal)
+le = BinaryOp("le", np.less_equal)
+lor = BinaryOp("lor", lambda x, y: (x != 0) | (y != 0), result=BOOL, commutative=True)
+land = BinaryOp("land", lambda x, y: (x != 0) & (y != 0), result=BOOL, commutative=True)
+lxor = BinaryOp("lxor", lambda x, y: (x != 0) ^ (y != 0), result=BOOL, commutative=True)
+lxnor = BinaryOp("lxnor", lambda x, y: (x != 0) == (y != 0), result=BOOL, commutative=True)
+bor = BinaryOp("bor", np.bitwise_or, commutative=True)
+band = BinaryOp("band", np.bitwise_and, commutative=True)
+bxor = BinaryOp("bxor", np.bitwise_xor, commutative=True)
+bxnor = BinaryOp("bxnor", lambda x, y: np.invert(np.bitwise_xor(x, y)), commutative=True)
+firsti = BinaryOp("firsti", lambda x, y, ia, ja, ib, jb: ia, index_aware=True)
+firsti1 = BinaryOp("firsti1", lambda x, y, ia, ja, ib, jb: ia + 1, index_aware=True)
+firstj = BinaryOp("firstj", lambda x, y, ia, ja, ib, jb: ja, index_aware=True)
+firstj1 = BinaryOp("firstj1", lambda x, y, ia, ja, ib, jb: ja + 1, index_aware=True)
+secondi = BinaryOp("secondi", lambda x, y, ia, ja, ib, jb: ib, index_aware=True)
+secondi1 = BinaryOp("secondi1", lambda x, y, ia, ja, ib, jb: ib + 1, index_aware=True)
+secondj = BinaryOp("secondj", lambda x, y, ia, ja, ib, jb: jb, index_aware=True)
+secondj1 = BinaryOp("secondj1", lambda x, y, ia, ja, ib, jb: jb + 1, index_aware=True)
+
+# Aliases under the GraphBLAS C names (python-graphblas spells them pair and cdiv).
+oneb = pair
+div = cdiv
+
+_SYMBOLS = {
+    "<": lt, ">": gt, "<=": le, ">=": ge, "!=": ne, "==": eq, "+": plus, "-": minus, "*": times,
+    "/": truediv, "//": floordiv, "**": pow, "&": land, "|": lor, "^": lxor,
+}
+
+
+def register_new(name, func, *, result=None, index_aware=False):
+    """Create a binary op and add it to this module as ``binary.<name>``.
+
+    Parameters
+    ----------
+    name : str
+        A Python identifier not already used in this module.
+    func : callable(x, y) -> array, or callable(x, y, ia, ja, ib, jb) -> array
+        Vectorized over whole arrays; the second form when ``index_aware`` (see ``BinaryOp``).
+    result : DataType or callable(DataType) -> DataType, optional
+        Output type; by default what ``func`` returns (INT64 when ``index_aware``).
+    index_aware : bool
+
+    Returns
+    -------
+    BinaryOp
+
+    Examples
+    --------
+    >>> absdiff = binary.register_new("absdiff", lambda x, y: np.abs(x - y))
+    >>> binary.from_string("absdiff") is absdiff
+    True
+    """
+    op = BinaryOp(name, func, result=result, index_aware=index_aware)
+    return _registry.register(globals(), op)
+
+
+def register_anonymous(func, name=None, *, result=None, index_aware=False):
+    """Create a binary op without adding it to this module (see ``register_new``).
+
+    An anonymous op cannot be found by name, so it does not survive pickling.
+    """
+    name = _registry.anonymous_name(func, name)
+    return BinaryOp(name, func, result=result, index_aware=index_aware)
+
+
+def from_string(string):
+    """The binary op named by ``string``: ``"plus"``, ``"plus[FP64]"``, ``"+"``, ``"//"``, ...
+
+    Raises
+    ------
+    ValueError
+        For an unknown name.
+    """
+    return _registry.from_string(string, globals(), "binary", _SYMBOLS, "+[int]")

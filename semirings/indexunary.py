@@ -1,0 +1,94 @@
+"""Index-unary ops ``f(x, row, col, thunk)``: the python-graphblas ``indexunary`` namespace.
+
+``row`` and ``col`` are the global position of each value (for a Vector, ``row`` is the index
+and ``col`` is 0); ``thunk`` is one scalar. The index ops return INT64, the predicates BOOL
+(the same predicates as select ops are in ``select``). Positional ops read ``thunk`` as INT64,
+as the typed GraphBLAS ops do.
+
+>>> from gblas2d.semirings import indexunary
+>>> indexunary.rowindex.evaluate(np.array([5.0, 7.0]), np.array([0, 3]), np.zeros(2), 10)
+array([10, 13])
+"""
+
+import numpy as np
+
+from . import _registry
+from ._base import IndexUnaryOp
+from .dtypes import BOOL, INT64
+
+__all__ = [
+    "colgt", "colindex", "colle", "diag", "diagindex", "from_string", "index", "indexgt",
+    "indexle", "offdiag", "register_anonymous", "register_new", "rowgt", "rowindex", "rowle",
+    "tril", "triu", "valueeq", "valuege", "valuegt", "valuele", "valuelt", "valuene",
+]
+
+
+rowindex = IndexUnaryOp("rowindex", lambda x, row, col, t: row + np.int64(t), result=INT64)
+colindex = IndexUnaryOp("colindex", lambda x, row, col, t: col + np.int64(t), result=INT64)
+diagindex = IndexUnaryOp("diagindex", lambda x, row, col, t: col - row + np.int64(t), result=INT64)
+tril = IndexUnaryOp("tril", lambda x, row, col, t: col <= row + np.int64(t), result=BOOL)
+triu = IndexUnaryOp("triu", lambda x, row, col, t: col >= row + np.int64(t), result=BOOL)
+diag = IndexUnaryOp("diag", lambda x, row, col, t: col == row + np.int64(t), result=BOOL)
+offdiag = IndexUnaryOp("offdiag", lambda x, row, col, t: col != row + np.int64(t), result=BOOL)
+rowle = IndexUnaryOp("rowle", lambda x, row, col, t: row <= np.int64(t), result=BOOL)
+rowgt = IndexUnaryOp("rowgt", lambda x, row, col, t: row > np.int64(t), result=BOOL)
+colle = IndexUnaryOp("colle", lambda x, row, col, t: col <= np.int64(t), result=BOOL)
+colgt = IndexUnaryOp("colgt", lambda x, row, col, t: col > np.int64(t), result=BOOL)
+valueeq = IndexUnaryOp("valueeq", lambda x, row, col, t: x == t, result=BOOL)
+valuene = IndexUnaryOp("valuene", lambda x, row, col, t: x != t, result=BOOL)
+valuegt = IndexUnaryOp("valuegt", lambda x, row, col, t: x > t, result=BOOL)
+valuege = IndexUnaryOp("valuege", lambda x, row, col, t: x >= t, result=BOOL)
+valuelt = IndexUnaryOp("valuelt", lambda x, row, col, t: x < t, result=BOOL)
+valuele = IndexUnaryOp("valuele", lambda x, row, col, t: x <= t, result=BOOL)
+
+# python-graphblas's aliases, clearer for Vectors.
+index = rowindex
+indexle = rowle
+indexgt = rowgt
+
+# python-graphblas reuses its select abbreviations for index-unary strings.
+_SYMBOLS = {
+    "<": valuelt, ">": valuegt, "<=": valuele, ">=": valuege, "!=": valuene, "==": valueeq,
+    "col<=": colle, "col>": colgt, "row<=": rowle, "row>": rowgt, "index<=": indexle,
+    "index>": indexgt,
+}
+
+
+def register_new(name, func, *, result=None):
+    """Create an index-unary op and add it to this module as ``indexunary.<name>``.
+
+    Parameters
+    ----------
+    name : str
+        A Python identifier not already used in this module.
+    func : callable(x, row, col, thunk) -> array
+        Vectorized: ``x``, ``row`` and ``col`` are arrays, ``thunk`` a scalar.
+    result : DataType or callable(DataType) -> DataType, optional
+        Output type; by default what ``func`` returns.
+
+    Returns
+    -------
+    IndexUnaryOp
+
+    Examples
+    --------
+    >>> indexunary.register_new("row_mod", lambda x, row, col, thunk: row % thunk)
+    indexunary.row_mod
+    """
+    return _registry.register(globals(), IndexUnaryOp(name, func, result=result))
+
+
+def register_anonymous(func, name=None, *, result=None):
+    """Create an index-unary op without adding it to this module (see ``register_new``)."""
+    return IndexUnaryOp(_registry.anonymous_name(func, name), func, result=result)
+
+
+def from_string(string):
+    """The index-unary op named by ``string``: ``"rowindex"``, ``"tril"``, ``"<="``, ...
+
+    Raises
+    ------
+    ValueError
+        For an unknown name.
+    """
+    return _registry.from_string(string, globals(), "indexunary", _SYMBOLS, "rowindex")

@@ -1,0 +1,102 @@
+"""Unary ops ``f(x)``: the python-graphblas ``unary`` namespace (its builtin subset).
+
+Each op is a vectorized numpy function; SuiteSparse conventions numpy lacks live in
+``_numeric``. The float ops (``sqrt``, ``exp``, ``floor``, ...) turn bool and integers into FP32
+(1- and 2-byte types) or FP64 first, as python-graphblas does.
+
+>>> from gblas2d.semirings import unary
+>>> unary.ainv.evaluate(np.array([1, -2]))
+array([-1,  2])
+"""
+
+import numpy as np
+
+from . import _numeric, _registry
+from ._base import UnaryOp
+
+__all__ = [
+    "abs", "ainv", "bnot", "ceil", "exp", "floor", "from_string", "identity", "isfinite",
+    "isinf", "isnan", "lnot", "log", "log2", "minv", "one", "register_anonymous",
+    "register_new", "round", "sqrt", "trunc",
+]
+
+
+def _ainv(x):
+    # SuiteSparse: -x on BOOL is x (numpy refuses to negate booleans).
+    return x if x.dtype.kind == "b" else np.negative(x)
+
+
+def _minv(x):
+    # 1 / x with GraphBLAS division: integers truncate and 1 / 0 saturates.
+    return _numeric.cdiv(np.ones_like(x), x)
+
+
+def _lnot(x):
+    # !(x != 0) in x's own type, as GxB_LNOT on every type.
+    return np.logical_not(x).astype(x.dtype)
+
+
+identity = UnaryOp("identity", lambda x: x)
+ainv = UnaryOp("ainv", _ainv)
+minv = UnaryOp("minv", _minv)
+abs = UnaryOp("abs", np.abs)
+lnot = UnaryOp("lnot", _lnot)
+bnot = UnaryOp("bnot", np.invert)
+one = UnaryOp("one", np.ones_like)
+sqrt = UnaryOp("sqrt", lambda x: np.sqrt(_numeric.as_float(x)))
+exp = UnaryOp("exp", lambda x: np.exp(_numeric.as_float(x)))
+log = UnaryOp("log", lambda x: np.log(_numeric.as_float(x)))
+log2 = UnaryOp("log2", lambda x: np.log2(_numeric.as_float(x)))
+floor = UnaryOp("floor", lambda x: np.floor(_numeric.as_float(x)))
+ceil = UnaryOp("ceil", lambda x: np.ceil(_numeric.as_float(x)))
+round = UnaryOp("round", _numeric.round_half_away)
+trunc = UnaryOp("trunc", lambda x: np.trunc(_numeric.as_float(x)))
+isnan = UnaryOp("isnan", np.isnan)
+isinf = UnaryOp("isinf", np.isinf)
+isfinite = UnaryOp("isfinite", np.isfinite)
+
+_SYMBOLS = {"-": ainv, "~": lnot}
+
+
+def register_new(name, func, *, result=None):
+    """Create a unary op and add it to this module as ``unary.<name>``.
+
+    Parameters
+    ----------
+    name : str
+        A Python identifier not already used in this module.
+    func : callable(array) -> array
+        Vectorized: it gets all values at once.
+    result : DataType or callable(DataType) -> DataType, optional
+        Output type; by default whatever ``func`` returns.
+
+    Returns
+    -------
+    UnaryOp
+
+    Examples
+    --------
+    >>> plus_one = unary.register_new("plus_one", lambda x: x + 1)
+    >>> unary.plus_one is plus_one
+    True
+    """
+    return _registry.register(globals(), UnaryOp(name, func, result=result))
+
+
+def register_anonymous(func, name=None, *, result=None):
+    """Create a unary op without adding it to this module (see ``register_new``).
+
+    An anonymous op cannot be found by name, so it does not survive pickling.
+    """
+    return UnaryOp(_registry.anonymous_name(func, name), func, result=result)
+
+
+def from_string(string):
+    """The unary op named by ``string``: ``"abs"``, ``"abs[INT64]"``, ``"-"`` (ainv), ``"~"``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name.
+    """
+    return _registry.from_string(string, globals(), "unary", _SYMBOLS, "abs[int]")

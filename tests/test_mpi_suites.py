@@ -1,0 +1,43 @@
+"""Run the engine suites under ``mpiexec -n P`` (grids 1x2, 2x2, 2x3), each under a timeout.
+
+A deadlock is a failure, not a hang: the subprocess is killed at the timeout. Each rank runs the
+same pytest session; the distributed tests agree on their verdicts, so every rank passes or
+fails together and mpiexec's exit code is the verdict.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SUITES = ["tests/engine"]
+TIMEOUT = int(os.environ.get("GBLAS2D_MPI_TIMEOUT", "420"))
+
+
+def mpiexec():
+    found = shutil.which("mpiexec", path=str(Path(sys.executable).parent)) or \
+        shutil.which("mpiexec")
+    if found is None:
+        pytest.fail("mpiexec not found: install the 'mpich' extra (pip install -e '.[test]')")
+    return found
+
+
+@pytest.mark.mpi
+@pytest.mark.parametrize("nprocs,grid", [(2, "1x2"), (4, "2x2"), (6, "2x3")])
+def test_engine_under_mpiexec(nprocs, grid):
+    env = dict(os.environ, GBLAS2D_TEST_MPI="1", GBLAS2D_GRID=grid, PYTHONHASHSEED="0",
+               OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
+    cmd = [mpiexec(), "-n", str(nprocs), sys.executable, "-m", "pytest", *SUITES, "-q",
+           "-p", "no:cacheprovider", "-x", "-m", "not serial_only"]
+    try:
+        done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True,
+                              timeout=TIMEOUT)
+    except subprocess.TimeoutExpired as exc:
+        out = (exc.stdout or b"")[-4000:] if isinstance(exc.stdout, bytes) else (exc.stdout or "")
+        pytest.fail(f"mpiexec -n {nprocs} timed out after {TIMEOUT}s (deadlock?)\n{out[-4000:]}")
+    assert done.returncode == 0, \
+        f"mpiexec -n {nprocs} failed:\n{done.stdout[-6000:]}\n{done.stderr[-3000:]}"
