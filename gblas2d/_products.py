@@ -144,8 +144,7 @@ def _plus_times_scipy(block, x_idx, x_vals, x_present, orient):
     x_dense[x_idx] = x_vals
     y = mat @ x_dense
     if len(x_idx) == len(x_present):
-        hit = mat.getnnz(axis=1) > 0 if orient == "mxv" else \
-            np.diff(block.csc[0]) > 0
+        hit = np.diff(block.csr[0] if orient == "mxv" else block.csc[0]) > 0
     else:
         pattern = mat.astype(bool).astype(np.int32)
         hit = (pattern @ x_present.astype(np.int32)) > 0

@@ -44,7 +44,8 @@ class Operator:
         """Functional form, ``semiring.min_plus(A @ x)``: the argument decides what it means."""
         hook = getattr(args[0], "_call_op", None) if args else None
         if hook is None:
-            raise TypeError(f"{self!r} cannot be called on {type(args[0]).__name__ if args else 'nothing'}")
+            what = type(args[0]).__name__ if args else "nothing"
+            raise TypeError(f"{self!r} cannot be called on {what}")
         return hook(self, *args[1:], **kwargs)
 
     def __repr__(self):

@@ -5,7 +5,8 @@ python-graphblas runs on: on BOOL, ``minus`` is ``lxor`` and ``cdiv`` is ``first
 ``cdiv`` truncates toward zero; ``min``/``max`` skip nan like C's ``fmin``/``fmax``; ``truediv``
 gives FP64 for bool and integers. ``lor``, ``land``, ``lxor`` and ``lxnor`` read their inputs as
 ``x != 0`` and return BOOL on every type (python-graphblas keeps the input type for the first
-three; the values agree, and BOOL is what their monoids and semirings return there).
+three; the values agree, and BOOL is what their monoids and semirings return there). An untyped
+``pair`` gives INT64 ones, so ``plus_pair`` counts whatever the operands are.
 
 The positional ops (``firsti``, ..., ``secondj1``) return where their operands sit, not what
 they hold: ``firsti(A(i, k), v(k))`` is ``i``, ``secondi`` is ``k``.
@@ -19,7 +20,7 @@ import numpy as np
 
 from . import _numeric, _registry
 from ._base import BinaryOp
-from .dtypes import BOOL
+from .dtypes import BOOL, INT64
 
 __all__ = [
     "any", "band", "bor", "bxnor", "bxor", "cdiv", "div", "eq", "first", "firsti", "firsti1",
@@ -30,6 +31,14 @@ __all__ = [
 ]
 
 
+class _Pair(BinaryOp):
+    """``pair``: ones, in INT64 unless the op is typed, as python-graphblas (which computes an
+    untyped ``pair`` as ``pair[INT64]`` whatever the operands; ``pair[FP32]`` gives FP32 ones)."""
+
+    def output_type(self, xtype, ytype):
+        return INT64 if self.type is None else super().output_type(xtype, ytype)
+
+
 def _minus(x, y):
     # SuiteSparse: x - y on BOOL is x xor y (numpy refuses to subtract booleans).
     return x != y if x.dtype.kind == "b" else x - y
@@ -37,7 +46,7 @@ def _minus(x, y):
 
 first = BinaryOp("first", lambda x, y: x)
 second = BinaryOp("second", lambda x, y: y)
-pair = BinaryOp("pair", lambda x, y: np.ones_like(x), commutative=True)
+pair = _Pair("pair", lambda x, y: np.ones_like(x), commutative=True)
 any = BinaryOp("any", lambda x, y: x, commutative=True)
 plus = BinaryOp("plus", np.add, commutative=True)
 minus = BinaryOp("minus", _minus)

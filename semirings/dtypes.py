@@ -25,6 +25,9 @@ class DataType:
         return self.name
 
     def __eq__(self, other):
+        # lookup_dtype(None) is FP64 (numpy's default dtype), which must not make FP64 == None.
+        if other is None:
+            return False
         try:
             return self is lookup_dtype(other)
         except (TypeError, ValueError):

@@ -13,6 +13,8 @@ semiring.min_plus[INT64]
 
 from . import _registry, binary, monoid
 from ._base import Semiring
+from .binary import _Pair
+from .dtypes import BOOL, INT64
 
 __all__ = [
     "any_first", "any_firsti", "any_firstj", "any_lor", "any_pair", "any_second", "any_secondi",
@@ -26,9 +28,16 @@ __all__ = [
     "times_times",
 ]
 
+# binary.pair computes in INT64 unless typed. python-graphblas goes further for the monoids with
+# no BOOL form: plus_pair[BOOL] (and min_pair, max_pair) still count in INT64, so their pair
+# keeps INT64 for BOOL even when typed. It shares binary.pair's name and function.
+_pair_counting = _Pair(
+    "pair", binary.pair.func, result=lambda t: INT64 if t == BOOL else t, commutative=True
+)
+
 # Arithmetic
 plus_times = Semiring("plus_times", monoid.plus, binary.times)
-plus_pair = Semiring("plus_pair", monoid.plus, binary.pair)
+plus_pair = Semiring("plus_pair", monoid.plus, _pair_counting)
 plus_first = Semiring("plus_first", monoid.plus, binary.first)
 plus_second = Semiring("plus_second", monoid.plus, binary.second)
 plus_plus = Semiring("plus_plus", monoid.plus, binary.plus)
@@ -42,13 +51,13 @@ min_times = Semiring("min_times", monoid.min, binary.times)
 min_first = Semiring("min_first", monoid.min, binary.first)
 min_second = Semiring("min_second", monoid.min, binary.second)
 min_max = Semiring("min_max", monoid.min, binary.max)
-min_pair = Semiring("min_pair", monoid.min, binary.pair)
+min_pair = Semiring("min_pair", monoid.min, _pair_counting)
 max_plus = Semiring("max_plus", monoid.max, binary.plus)
 max_times = Semiring("max_times", monoid.max, binary.times)
 max_first = Semiring("max_first", monoid.max, binary.first)
 max_second = Semiring("max_second", monoid.max, binary.second)
 max_min = Semiring("max_min", monoid.max, binary.min)
-max_pair = Semiring("max_pair", monoid.max, binary.pair)
+max_pair = Semiring("max_pair", monoid.max, _pair_counting)
 
 # Reachability: any one value will do
 any_pair = Semiring("any_pair", monoid.any, binary.pair)
@@ -159,6 +168,6 @@ def _from_parts(monoid_name, binaryop_name):
     # The named semiring when one is built from exactly these parts, else an anonymous one.
     add, multiply = _parts(monoid_name, binaryop_name)
     named = _registry.lookup(globals(), "semiring", f"{add.name}_{multiply.name}")
-    if named is not None and named.monoid is add and named.binaryop is multiply:
+    if named is not None and named.monoid is add and named.binaryop.name == multiply.name:
         return named
     return register_anonymous(add, multiply)

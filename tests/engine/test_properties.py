@@ -1,0 +1,630 @@
+"""Property tests: gblas2d against python-graphblas (the oracle) on random sparse operands.
+
+Each test draws sizes (0..40, empty and non-square included), densities and a seed, builds the
+same operands in both libraries with ``numpy.random.default_rng(seed)``, runs the same
+expression (with a random mask kind, accumulator and replace flag where the output is a Vector
+or Matrix) and compares ``to_coo()``: exact indices, exact values for bool and integers,
+``allclose`` for floats.
+
+SPMD: under mpiexec every rank draws the same examples (the hypothesis profile is derandomized)
+and builds the same operands, so every rank makes the same gblas2d calls in the same order.
+Nothing here branches on the rank.
+"""
+
+import os
+
+import graphblas as G
+import numpy as np
+import pytest
+from _helpers import (
+    DTYPES,
+    MASK_KINDS,
+    assert_between,
+    assert_same_matrix,
+    assert_same_scalar,
+    assert_same_vector,
+    g_accepts,
+    mask_of,
+    mat_pair,
+    op,
+    rand_mat,
+    rand_scalar,
+    rand_values,
+    rand_vec,
+    semiring,
+    vec_pair,
+)
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import gblas2d as gb
+
+UNDER_MPI = os.environ.get("GBLAS2D_TEST_MPI") == "1"
+
+sizes = st.integers(0, 40)
+small = st.integers(0, 12)
+seeds = st.integers(0, 2**32 - 1)
+densities = st.sampled_from([0.0, 0.1, 0.3, 0.6, 1.0])
+mask_kinds = st.sampled_from(MASK_KINDS)
+accums = st.sampled_from([None, "plus", "min"])
+dtypes = st.sampled_from(DTYPES)
+
+ENGINE_OPTS = [{}, {"direction": "push", "exchange": "dense"},
+               {"direction": "push", "exchange": "sparse"},
+               {"direction": "pull", "exchange": "dense"},
+               {"direction": "pull", "exchange": "sparse"}]
+
+
+def examples(serial, mpi=None):
+    """Fewer examples for the expensive tests; the MPI profile's count unless ``mpi`` is given."""
+    if UNDER_MPI:
+        return settings(max_examples=mpi) if mpi else (lambda f: f)
+    return settings(max_examples=serial)
+
+
+# ---------------------------------------------------------------------------------------------
+# The semirings under test and the input dtypes python-graphblas accepts for each.
+
+DETERMINISTIC = ["plus_times", "plus_pair", "min_plus", "max_plus", "min_times", "max_times",
+                 "min_first", "min_second", "max_first", "max_second", "any_pair", "lor_land",
+                 "min_secondi", "min_firsti", "bor_band"]
+# any_* semirings may pick any candidate: compare the structure, and bound the values by the
+# min_* and max_* results (so each value is one of the candidates' range).
+ANY_BOUNDS = {"any_first": ("min_first", "max_first"),
+              "any_second": ("min_second", "max_second"),
+              "any_secondi": ("min_secondi", "max_secondi")}
+ONLY = {"lor_land": ["BOOL"], "bor_band": ["INT8", "INT64", "UINT8", "UINT64"]}
+
+
+def _semiring_dtypes(name):
+    allowed = ONLY.get(name, DTYPES)
+    return [d for d in allowed if g_accepts(lambda d=d: semiring(G, name)[d])]
+
+
+SEMIRING_DTYPES = {name: _semiring_dtypes(name) for name in DETERMINISTIC + list(ANY_BOUNDS)}
+
+
+def _accum(L, name, out_dtype):
+    if name is None:
+        return None
+    return op(L, "binary", name)
+
+
+def _rand_mask_vec(rng, n, kind):
+    if kind is None:
+        return None
+    mdtype = ["BOOL", "INT64", "FP64"][int(rng.integers(0, 3))]
+    return rand_vec(rng, n, mdtype, float(rng.choice([0.2, 0.5, 0.9])))
+
+
+def _rand_mask_mat(rng, m, n, kind):
+    if kind is None:
+        return None
+    mdtype = ["BOOL", "INT64", "FP64"][int(rng.integers(0, 3))]
+    return rand_mat(rng, m, n, mdtype, float(rng.choice([0.2, 0.5, 0.9])))
+
+
+def _write(L, out, expr, mask, kind, accum, replace, opts=None):
+    """``out(mask=..., accum=..., replace=..., **opts) << expr`` in either library."""
+    kw = {}
+    if kind is not None:
+        kw["mask"] = mask_of(mask.of(L), kind)
+        kw["replace"] = replace
+    if accum is not None:
+        kw["accum"] = accum
+    if L is gb and opts:
+        kw.update(opts)
+    out.of(L)(**kw) << expr(L)
+    return out.of(L)
+
+
+# ---------------------------------------------------------------------------------------------
+# mxv / vxm
+
+
+@pytest.mark.parametrize("name", DETERMINISTIC + list(ANY_BOUNDS))
+@examples(serial=25)
+@given(nrows=sizes, ncols=sizes, seed=seeds, dens_a=densities, dens_x=densities,
+       kind=mask_kinds, accum=accums, replace=st.booleans(), orient=st.sampled_from(["mxv",
+       "vxm", "T.mxv"]), pick=st.integers(0, 100))
+def test_mxv_vxm_semirings(name, nrows, ncols, seed, dens_a, dens_x, kind, accum, replace,
+                           orient, pick):
+    """mxv, vxm and A.T.mxv for each semiring and dtype, every mask kind, accum and replace,
+    and the four forced direction/exchange combinations of the engine."""
+    dtype_choices = SEMIRING_DTYPES[name]
+    dtype = dtype_choices[pick % len(dtype_choices)]
+    rng = np.random.default_rng(seed)
+    A = rand_mat(rng, nrows, ncols, dtype, dens_a)
+    in_size = ncols if orient == "mxv" else nrows
+    out_size = nrows if orient == "mxv" else ncols
+    x = rand_vec(rng, in_size, dtype, dens_x)
+    mask = _rand_mask_vec(rng, out_size, kind)
+
+    def product(sr_name):
+        def expr(L):
+            sr = semiring(L, sr_name)
+            a, v = A.of(L), x.of(L)
+            if orient == "mxv":
+                return a.mxv(v, sr)
+            if orient == "vxm":
+                return v.vxm(a, sr)
+            return a.T.mxv(v, sr)
+        return expr
+
+    out_dtype = product(name)(G).dtype.name
+    w_idx, w_vals = rand_vec_coo(rng, out_size, out_dtype, 0.4)
+    nondet = name in ANY_BOUNDS
+    acc_G = _accum(G, accum, out_dtype)
+    if acc_G is not None:
+        assume(g_accepts(lambda: acc_G[out_dtype]))
+
+    expected = _write(G, vec_pair(w_idx, w_vals, out_dtype, out_size), product(name), mask,
+                      kind, acc_G, replace)
+    bounds = None
+    if nondet and accum is None:
+        lo_name, hi_name = ANY_BOUNDS[name]
+        bounds = [_write(G, vec_pair(w_idx, w_vals, out_dtype, out_size), product(n), mask,
+                         kind, None, replace) for n in (lo_name, hi_name)]
+    for opts in ENGINE_OPTS:
+        w = vec_pair(w_idx, w_vals, out_dtype, out_size)
+        got = _write(gb, w, product(name), mask, kind, _accum(gb, accum, out_dtype), replace,
+                     opts)
+        what = f"{orient} {name}[{dtype}] mask={kind} accum={accum} replace={replace} {opts}"
+        assert_same_vector(got, expected, structure_only=nondet, what=what)
+        if bounds is not None:
+            assert_between(got, *bounds, what=what)
+
+
+def rand_vec_coo(rng, n, dtype, density):
+    idx = np.flatnonzero(rng.random(n) < density).astype(np.int64)
+    return idx, rand_values(rng, len(idx), dtype)
+
+
+@examples(serial=30)
+@given(n=sizes, seed=seeds, dens=densities, dtype=st.sampled_from(["INT64", "FP64", "BOOL"]))
+def test_new_with_engine_options(n, seed, dens, dtype):
+    """``expr.new(direction=..., exchange=...)`` and ``semiring(A @ x)`` match the oracle."""
+    rng = np.random.default_rng(seed)
+    A = rand_mat(rng, n, n, dtype, dens)
+    x = rand_vec(rng, n, dtype, float(rng.choice([0.1, 0.5, 1.0])))
+    name = "any_pair" if dtype == "BOOL" else "min_plus"
+    expected = A.G.mxv(x.G, semiring(G, name)).new()
+    for opts in ENGINE_OPTS:
+        got = A.gb.mxv(x.gb, semiring(gb, name)).new(**opts)
+        assert_same_vector(got, expected, what=str(opts))
+    got = semiring(gb, name)(A.gb @ x.gb).new()
+    assert_same_vector(got, expected, what="functional form")
+    if dtype != "BOOL":
+        assert_same_vector((A.gb @ x.gb).new(), (A.G @ x.G).new(), what="A @ x")
+        assert_same_vector((x.gb @ A.gb).new(), (x.G @ A.G).new(), what="x @ A")
+
+
+# ---------------------------------------------------------------------------------------------
+# mxm
+
+MXM_SEMIRINGS = ["plus_times", "min_plus", "max_times", "plus_pair", "any_pair", "lor_land",
+                 "min_secondi", "min_firsti", "bor_band", "min_second"]
+
+
+@pytest.mark.parametrize("shape", ["tall_skinny", "square"])
+@examples(serial=40)
+@given(m=sizes, k=sizes, p=st.integers(1, 5), seed=seeds, dens_a=densities, dens_b=densities,
+       kind=mask_kinds, accum=accums, replace=st.booleans(), name=st.sampled_from(MXM_SEMIRINGS),
+       pick=st.integers(0, 100), transpose_b=st.booleans())
+def test_mxm(shape, m, k, p, seed, dens_a, dens_b, kind, accum, replace, name, pick,
+             transpose_b):
+    """C(mask, accum, replace) << A.mxm(B) with B tall and skinny (k x 1..5) or square."""
+    dtype_choices = SEMIRING_DTYPES[name]
+    dtype = dtype_choices[pick % len(dtype_choices)]
+    if shape == "square":
+        k = p = m
+    rng = np.random.default_rng(seed)
+    A = rand_mat(rng, m, k, dtype, dens_a)
+    # B given directly, or as the transpose of a p x k matrix (mxm materializes it)
+    B = rand_mat(rng, p, k, dtype, dens_b) if transpose_b else rand_mat(rng, k, p, dtype, dens_b)
+    mask = _rand_mask_mat(rng, m, p, kind)
+
+    def expr(L):
+        b = B.of(L).T if transpose_b else B.of(L)
+        return A.of(L).mxm(b, semiring(L, name))
+
+    out_dtype = expr(G).dtype.name
+    acc_G = _accum(G, accum, out_dtype)
+    if acc_G is not None:
+        assume(g_accepts(lambda: acc_G[out_dtype]))
+    c = rand_mat(rng, m, p, out_dtype, 0.3)
+    c_coo = c.G.to_coo()
+
+    def fresh():
+        return mat_pair(*c_coo, out_dtype, m, p)
+
+    expected = _write(G, fresh(), expr, mask, kind, acc_G, replace)
+    got = _write(gb, fresh(), expr, mask, kind, _accum(gb, accum, out_dtype), replace)
+    assert_same_matrix(got, expected, what=f"mxm {name}[{dtype}] mask={kind} accum={accum}")
+
+
+# ---------------------------------------------------------------------------------------------
+# element-wise
+
+EWISE_OPS = ["plus", "minus", "times", "min", "max", "first", "second", "pair", "lt", "eq",
+             "isgt", "land", "lor"]
+
+
+def _ewise_expr(method, opname, ld, rd):
+    def expr(L, a, b):
+        bop = op(L, "binary", opname)
+        if method == "union":
+            return a.ewise_union(b, bop, ld, rd)
+        return getattr(a, f"ewise_{method}")(b, bop)
+    return expr
+
+
+@examples(serial=60)
+@given(n=sizes, seed=seeds, da=densities, db=densities, dta=dtypes, same=st.booleans(),
+       dtb=dtypes, opname=st.sampled_from(EWISE_OPS),
+       method=st.sampled_from(["add", "mult", "union"]), kind=mask_kinds, accum=accums,
+       replace=st.booleans())
+def test_vector_ewise(n, seed, da, db, dta, same, dtb, opname, method, kind, accum, replace):
+    dtb = dta if same else dtb
+    rng = np.random.default_rng(seed)
+    a = rand_vec(rng, n, dta, da)
+    b = rand_vec(rng, n, dtb, db)
+    mask = _rand_mask_vec(rng, n, kind)
+    ld, rd = rand_scalar(rng, dta), rand_scalar(rng, dtb)
+    e = _ewise_expr(method, opname, ld, rd)
+    assume(g_accepts(lambda: e(G, a.G, b.G)))
+    out_dtype = e(G, a.G, b.G).dtype.name
+    acc_G = _accum(G, accum, out_dtype)
+    if acc_G is not None:
+        assume(g_accepts(lambda: acc_G[out_dtype]))
+    w_idx, w_vals = rand_vec_coo(rng, n, out_dtype, 0.4)
+    expected = _write(G, vec_pair(w_idx, w_vals, out_dtype, n), lambda L: e(L, a.G, b.G), mask,
+                      kind, acc_G, replace)
+    got = _write(gb, vec_pair(w_idx, w_vals, out_dtype, n), lambda L: e(L, a.gb, b.gb), mask,
+                 kind, _accum(gb, accum, out_dtype), replace)
+    assert_same_vector(got, expected, what=f"ewise_{method} {opname} {dta},{dtb} ({ld},{rd}) "
+                       f"mask={kind} accum={accum} replace={replace}")
+
+
+@examples(serial=20)
+@given(n=sizes, seed=seeds, dtype=st.sampled_from(["INT64", "FP64", "BOOL"]))
+def test_vector_infix(n, seed, dtype):
+    """``v + w``, ``v - w``, ``v * w``, ``binary.op(v | w)``, ``binary.op(v & w)``."""
+    rng = np.random.default_rng(seed)
+    a = rand_vec(rng, n, dtype, 0.5)
+    b = rand_vec(rng, n, dtype, 0.5)
+    cases = [("|max", lambda L, x, y: L.binary.max(x | y)),
+             ("&min", lambda L, x, y: L.binary.min(x & y))]
+    if dtype != "BOOL":
+        cases += [("+", lambda L, x, y: x + y), ("*", lambda L, x, y: x * y),
+                  ("-", lambda L, x, y: x - y)]
+    else:
+        cases += [("|", lambda L, x, y: x | y), ("&", lambda L, x, y: x & y)]
+    for label, fn in cases:
+        assert_same_vector(fn(gb, a.gb, b.gb).new(), fn(G, a.G, b.G).new(), what=label)
+
+
+@examples(serial=40)
+@given(m=sizes, n=sizes, seed=seeds, da=densities, db=densities, dta=dtypes, same=st.booleans(),
+       dtb=dtypes, opname=st.sampled_from(EWISE_OPS),
+       method=st.sampled_from(["add", "mult", "union"]), kind=mask_kinds, accum=accums,
+       replace=st.booleans())
+def test_matrix_ewise(m, n, seed, da, db, dta, same, dtb, opname, method, kind, accum, replace):
+    dtb = dta if same else dtb
+    rng = np.random.default_rng(seed)
+    a = rand_mat(rng, m, n, dta, da)
+    b = rand_mat(rng, m, n, dtb, db)
+    mask = _rand_mask_mat(rng, m, n, kind)
+    ld, rd = rand_scalar(rng, dta), rand_scalar(rng, dtb)
+    e = _ewise_expr(method, opname, ld, rd)
+    assume(g_accepts(lambda: e(G, a.G, b.G)))
+    out_dtype = e(G, a.G, b.G).dtype.name
+    acc_G = _accum(G, accum, out_dtype)
+    if acc_G is not None:
+        assume(g_accepts(lambda: acc_G[out_dtype]))
+    c = rand_mat(rng, m, n, out_dtype, 0.3)
+    coo = c.G.to_coo()
+    expected = _write(G, mat_pair(*coo, out_dtype, m, n), lambda L: e(L, a.G, b.G), mask, kind,
+                      acc_G, replace)
+    got = _write(gb, mat_pair(*coo, out_dtype, m, n), lambda L: e(L, a.gb, b.gb), mask, kind,
+                 _accum(gb, accum, out_dtype), replace)
+    assert_same_matrix(got, expected, what=f"ewise_{method} {opname} {dta},{dtb} ({ld},{rd}) "
+                       f"mask={kind} accum={accum} replace={replace}")
+
+
+# ---------------------------------------------------------------------------------------------
+# apply, select
+
+UNARY = ["abs", "ainv", "identity", "one", "lnot"]
+BOUND = ["plus", "minus", "times", "min", "max", "first", "second", "lt", "isge"]
+VEC_INDEXUNARY = ["rowindex", "index"]
+MAT_INDEXUNARY = ["rowindex", "colindex", "diagindex"]
+
+
+def _apply_expr(kind_of_op, opname, bound, thunk):
+    def expr(L, a):
+        if kind_of_op == "unary":
+            return a.apply(op(L, "unary", opname))
+        if kind_of_op == "left":
+            return a.apply(op(L, "binary", opname), left=bound)
+        if kind_of_op == "right":
+            return a.apply(op(L, "binary", opname), right=bound)
+        return a.apply(op(L, "indexunary", opname), thunk)
+    return expr
+
+
+def _draw_apply(data, matrix):
+    kind_of_op = data.draw(st.sampled_from(["unary", "left", "right", "indexunary"]))
+    names = {"unary": UNARY, "left": BOUND, "right": BOUND,
+             "indexunary": MAT_INDEXUNARY if matrix else VEC_INDEXUNARY}[kind_of_op]
+    return kind_of_op, data.draw(st.sampled_from(names))
+
+
+@examples(serial=60)
+@given(n=sizes, seed=seeds, dens=densities, dtype=dtypes, kind=mask_kinds, accum=accums,
+       replace=st.booleans(), data=st.data())
+def test_vector_apply(n, seed, dens, dtype, kind, accum, replace, data):
+    kind_of_op, opname = _draw_apply(data, matrix=False)
+    rng = np.random.default_rng(seed)
+    a = rand_vec(rng, n, dtype, dens)
+    mask = _rand_mask_vec(rng, n, kind)
+    bound, thunk = rand_scalar(rng, dtype), int(rng.integers(-3, 4))
+    e = _apply_expr(kind_of_op, opname, bound, thunk)
+    assume(g_accepts(lambda: e(G, a.G)))
+    out_dtype = e(G, a.G).dtype.name
+    acc_G = _accum(G, accum, out_dtype)
+    if acc_G is not None:
+        assume(g_accepts(lambda: acc_G[out_dtype]))
+    w_idx, w_vals = rand_vec_coo(rng, n, out_dtype, 0.4)
+    expected = _write(G, vec_pair(w_idx, w_vals, out_dtype, n), lambda L: e(L, a.G), mask, kind,
+                      acc_G, replace)
+    got = _write(gb, vec_pair(w_idx, w_vals, out_dtype, n), lambda L: e(L, a.gb), mask, kind,
+                 _accum(gb, accum, out_dtype), replace)
+    assert_same_vector(got, expected, what=f"apply {kind_of_op} {opname} {dtype} "
+                       f"bound={bound} thunk={thunk} mask={kind} accum={accum}")
+
+
+@examples(serial=40)
+@given(m=sizes, n=sizes, seed=seeds, dens=densities, dtype=dtypes, kind=mask_kinds,
+       accum=accums, replace=st.booleans(), data=st.data())
+def test_matrix_apply(m, n, seed, dens, dtype, kind, accum, replace, data):
+    kind_of_op, opname = _draw_apply(data, matrix=True)
+    rng = np.random.default_rng(seed)
+    a = rand_mat(rng, m, n, dtype, dens)
+    mask = _rand_mask_mat(rng, m, n, kind)
+    bound, thunk = rand_scalar(rng, dtype), int(rng.integers(-3, 4))
+    e = _apply_expr(kind_of_op, opname, bound, thunk)
+    assume(g_accepts(lambda: e(G, a.G)))
+    out_dtype = e(G, a.G).dtype.name
+    acc_G = _accum(G, accum, out_dtype)
+    if acc_G is not None:
+        assume(g_accepts(lambda: acc_G[out_dtype]))
+    coo = rand_mat(rng, m, n, out_dtype, 0.3).G.to_coo()
+    expected = _write(G, mat_pair(*coo, out_dtype, m, n), lambda L: e(L, a.G), mask, kind,
+                      acc_G, replace)
+    got = _write(gb, mat_pair(*coo, out_dtype, m, n), lambda L: e(L, a.gb), mask, kind,
+                 _accum(gb, accum, out_dtype), replace)
+    assert_same_matrix(got, expected, what=f"apply {kind_of_op} {opname} {dtype} "
+                       f"bound={bound} thunk={thunk} mask={kind} accum={accum}")
+
+
+VEC_SELECT = ["valuegt", "valuele", "valueeq", "valuene", "valuelt", "valuege", "rowle",
+              "rowgt", "indexle", "indexgt"]
+MAT_SELECT = ["tril", "triu", "offdiag", "diag", "rowle", "rowgt", "colle", "colgt", "valuegt",
+              "valueeq", "valuene"]
+
+
+@examples(serial=60)
+@given(n=sizes, seed=seeds, dens=densities, dtype=dtypes, name=st.sampled_from(VEC_SELECT),
+       kind=mask_kinds, accum=accums, replace=st.booleans())
+def test_vector_select(n, seed, dens, dtype, name, kind, accum, replace):
+    rng = np.random.default_rng(seed)
+    a = rand_vec(rng, n, dtype, dens)
+    mask = _rand_mask_vec(rng, n, kind)
+    thunk = rand_scalar(rng, dtype) if name.startswith("value") else int(rng.integers(-2, n + 2))
+
+    def e(L, v):
+        return v.select(op(L, "select", name), thunk)
+
+    assume(g_accepts(lambda: e(G, a.G)))
+    acc_G = _accum(G, accum, dtype)
+    if acc_G is not None:
+        assume(g_accepts(lambda: acc_G[dtype]))
+    w_idx, w_vals = rand_vec_coo(rng, n, dtype, 0.4)
+    expected = _write(G, vec_pair(w_idx, w_vals, dtype, n), lambda L: e(L, a.G), mask, kind,
+                      acc_G, replace)
+    got = _write(gb, vec_pair(w_idx, w_vals, dtype, n), lambda L: e(L, a.gb), mask, kind,
+                 _accum(gb, accum, dtype), replace)
+    assert_same_vector(got, expected, what=f"select {name} {dtype} thunk={thunk} mask={kind}")
+
+
+@examples(serial=40)
+@given(m=sizes, n=sizes, seed=seeds, dens=densities, dtype=dtypes,
+       name=st.sampled_from(MAT_SELECT), kind=mask_kinds, accum=accums, replace=st.booleans())
+def test_matrix_select(m, n, seed, dens, dtype, name, kind, accum, replace):
+    rng = np.random.default_rng(seed)
+    a = rand_mat(rng, m, n, dtype, dens)
+    mask = _rand_mask_mat(rng, m, n, kind)
+    thunk = rand_scalar(rng, dtype) if name.startswith("value") else int(rng.integers(-4, 5))
+
+    def e(L, x):
+        return x.select(op(L, "select", name), thunk)
+
+    assume(g_accepts(lambda: e(G, a.G)))
+    acc_G = _accum(G, accum, dtype)
+    if acc_G is not None:
+        assume(g_accepts(lambda: acc_G[dtype]))
+    coo = rand_mat(rng, m, n, dtype, 0.3).G.to_coo()
+    expected = _write(G, mat_pair(*coo, dtype, m, n), lambda L: e(L, a.G), mask, kind, acc_G,
+                      replace)
+    got = _write(gb, mat_pair(*coo, dtype, m, n), lambda L: e(L, a.gb), mask, kind,
+                 _accum(gb, accum, dtype), replace)
+    assert_same_matrix(got, expected, what=f"select {name} {dtype} thunk={thunk} mask={kind}")
+
+
+# ---------------------------------------------------------------------------------------------
+# reductions
+
+VEC_MONOIDS = ["plus", "min", "max", "times", "any", "lor", "land", "bor"]
+
+
+@examples(serial=60)
+@given(n=sizes, seed=seeds, dens=densities, dtype=dtypes, name=st.sampled_from(VEC_MONOIDS))
+def test_vector_reduce(n, seed, dens, dtype, name):
+    rng = np.random.default_rng(seed)
+    a = rand_vec(rng, n, dtype, dens)
+    if name == "lor" or name == "land":
+        dtype = "BOOL"
+        a = rand_vec(rng, n, dtype, dens)
+    assume(g_accepts(lambda: a.G.reduce(op(G, "monoid", name)).new()))
+    expected = a.G.reduce(op(G, "monoid", name)).new()
+    got = a.gb.reduce(op(gb, "monoid", name)).new()
+    assert str(got.dtype) == expected.dtype.name, f"{got.dtype} != {expected.dtype}"
+    if name == "any":
+        # any one of the values
+        if expected.value is None:
+            assert got.value is None
+        else:
+            assert got.value in set(a.G.to_coo()[1].tolist())
+    else:
+        assert_same_scalar(got.value, expected.value, what=f"reduce {name} {dtype}")
+    assert_same_scalar(a.gb.reduce(op(gb, "monoid", name)).value, got.value, what=".value")
+
+
+MAT_MONOIDS = ["plus", "min", "max", "times", "lor", "bor"]
+
+
+@examples(serial=50)
+@given(m=sizes, n=sizes, seed=seeds, dens=densities, dtype=dtypes,
+       name=st.sampled_from(MAT_MONOIDS), axis=st.sampled_from(["row", "col", "scalar", "Tcol"]),
+       kind=mask_kinds, accum=accums, replace=st.booleans())
+def test_matrix_reduce(m, n, seed, dens, dtype, name, axis, kind, accum, replace):
+    rng = np.random.default_rng(seed)
+    a = rand_mat(rng, m, n, dtype, dens)
+    mon = lambda L: op(L, "monoid", name)  # noqa: E731
+    if axis == "scalar":
+        assume(g_accepts(lambda: a.G.reduce_scalar(mon(G)).new()))
+        expected = a.G.reduce_scalar(mon(G)).new()
+        got = a.gb.reduce_scalar(mon(gb)).new()
+        assert str(got.dtype) == expected.dtype.name
+        assert_same_scalar(got.value, expected.value, what=f"reduce_scalar {name} {dtype}")
+        return
+    out_size = m if axis == "row" else n
+
+    def e(L, x):
+        if axis == "row":
+            return x.reduce_rowwise(mon(L))
+        if axis == "col":
+            return x.reduce_columnwise(mon(L))
+        return x.T.new().reduce_rowwise(mon(L))
+
+    assume(g_accepts(lambda: e(G, a.G)))
+    out_dtype = e(G, a.G).dtype.name
+    mask = _rand_mask_vec(rng, out_size, kind)
+    acc_G = _accum(G, accum, out_dtype)
+    if acc_G is not None:
+        assume(g_accepts(lambda: acc_G[out_dtype]))
+    w_idx, w_vals = rand_vec_coo(rng, out_size, out_dtype, 0.4)
+    expected = _write(G, vec_pair(w_idx, w_vals, out_dtype, out_size), lambda L: e(L, a.G), mask,
+                      kind, acc_G, replace)
+    got = _write(gb, vec_pair(w_idx, w_vals, out_dtype, out_size), lambda L: e(L, a.gb), mask,
+                 kind, _accum(gb, accum, out_dtype), replace)
+    assert_same_vector(got, expected, what=f"reduce {axis} {name} {dtype} mask={kind}")
+
+
+# ---------------------------------------------------------------------------------------------
+# assign, extract, transpose
+
+
+@examples(serial=60)
+@given(n=sizes, seed=seeds, dtype=dtypes, kind=mask_kinds, accum=accums, replace=st.booleans(),
+       what=st.sampled_from(["scalar", "vector", "all"]), k=st.integers(0, 40))
+def test_vector_assign(n, seed, dtype, kind, accum, replace, what, k):
+    rng = np.random.default_rng(seed)
+    w_idx, w_vals = rand_vec_coo(rng, n, dtype, 0.4)
+    mask = _rand_mask_vec(rng, n, kind)
+    idx = rng.permutation(n)[:min(k, n)].astype(np.int64)
+    s = rand_scalar(rng, dtype)
+    u_idx, u_vals = rand_vec_coo(rng, len(idx), dtype, 0.6)
+    u = vec_pair(u_idx, u_vals, dtype, len(idx))
+    acc_G = _accum(G, accum, dtype)
+    if acc_G is not None:
+        assume(g_accepts(lambda: acc_G[dtype]))
+
+    def run(L, out):
+        kw = {}
+        if kind is not None:
+            kw["mask"] = mask_of(mask.of(L), kind)
+            kw["replace"] = replace
+        if accum is not None:
+            kw["accum"] = _accum(L, accum, dtype)
+        target = out.of(L)
+        if what == "scalar":
+            target(**kw)[idx.tolist()] << s
+        elif what == "vector":
+            target(**kw)[idx.tolist()] << u.of(L)
+        else:
+            target(**kw) << s
+        return target
+
+    expected = run(G, vec_pair(w_idx, w_vals, dtype, n))
+    got = run(gb, vec_pair(w_idx, w_vals, dtype, n))
+    assert_same_vector(got, expected, what=f"assign {what} {dtype} mask={kind} accum={accum} "
+                       f"replace={replace} s={s}")
+
+
+@examples(serial=60)
+@given(n=sizes, seed=seeds, dtype=dtypes, k=st.integers(0, 30), kind=mask_kinds, accum=accums,
+       replace=st.booleans())
+def test_vector_extract(n, seed, dtype, k, kind, accum, replace):
+    assume(n > 0 or k == 0)
+    rng = np.random.default_rng(seed)
+    v = rand_vec(rng, n, dtype, float(rng.choice([0.0, 0.3, 0.8])))
+    idx = rng.integers(0, max(n, 1), k).astype(np.int64) if n else np.empty(0, np.int64)
+    mask = _rand_mask_vec(rng, k, kind)
+    acc_G = _accum(G, accum, dtype)
+    if acc_G is not None:
+        assume(g_accepts(lambda: acc_G[dtype]))
+    w_idx, w_vals = rand_vec_coo(rng, k, dtype, 0.4)
+    expected = _write(G, vec_pair(w_idx, w_vals, dtype, k), lambda L: v.G[idx.tolist()], mask,
+                      kind, acc_G, replace)
+    got = _write(gb, vec_pair(w_idx, w_vals, dtype, k), lambda L: v.gb[idx.tolist()], mask, kind,
+                 _accum(gb, accum, dtype), replace)
+    assert_same_vector(got, expected, what=f"extract {dtype} {idx} mask={kind}")
+    assert_same_vector(v.gb[idx].new(), v.G[idx.tolist()].new(), what="extract new")
+    for i in idx[:3].tolist():
+        assert_same_scalar(v.gb[i].value, v.G[i].value, what=f"v[{i}]")
+
+
+@examples(serial=40)
+@given(m=st.integers(1, 40), n=st.integers(1, 40), seed=seeds, dens=densities, dtype=dtypes)
+def test_matrix_extract_and_transpose(m, n, seed, dens, dtype):
+    """A[i, :], A[:, j], A[i, j], A.T.new(), A.T.T and x.vxm(A.T)."""
+    rng = np.random.default_rng(seed)
+    a = rand_mat(rng, m, n, dtype, dens)
+    for _ in range(2):
+        i, j = int(rng.integers(0, m)), int(rng.integers(0, n))
+        assert_same_vector(a.gb[i, :].new(), a.G[i, :].new(), what=f"A[{i}, :]")
+        assert_same_vector(a.gb[:, j].new(), a.G[:, j].new(), what=f"A[:, {j}]")
+        assert_same_scalar(a.gb[i, j].value, a.G[i, j].value, what=f"A[{i}, {j}]")
+    at = a.gb.T.new()
+    assert_same_matrix(at, a.G.T.new(), what="A.T.new()")
+    assert_same_matrix(at.T.new(), a.G, what="A.T.T")
+    if dtype != "BOOL":
+        x = rand_vec(rng, n, dtype, 0.5)
+        assert_same_vector(x.gb.vxm(a.gb.T, gb.semiring.min_plus).new(),
+                           x.G.vxm(a.G.T, G.semiring.min_plus).new(), what="x.vxm(A.T)")
+        assert_same_vector(a.gb.T.T.mxv(x.gb, gb.semiring.max_plus).new(),
+                           a.G.mxv(x.G, G.semiring.max_plus).new(), what="A.T.T.mxv(x)")
+
+
+@examples(serial=25)
+@given(n=sizes, seed=seeds, dtype=st.sampled_from(["INT64", "FP64", "BOOL", "UINT8"]))
+def test_io_roundtrip(n, seed, dtype):
+    rng = np.random.default_rng(seed)
+    a = rand_mat(rng, n, (n * 3) // 2, dtype, 0.3)
+    v = rand_vec(rng, n, dtype, 0.5)
+    assert_same_matrix(a.gb, gb.io.to_graphblas(a.gb), what="to_graphblas(A)")
+    assert_same_vector(v.gb, gb.io.to_graphblas(v.gb), what="to_graphblas(v)")
+    assert_same_matrix(gb.io.from_graphblas(a.G), a.G, what="from_graphblas(A)")
+    assert_same_vector(gb.io.from_graphblas(v.G), v.G, what="from_graphblas(v)")
