@@ -130,6 +130,9 @@ def gather_segment(grid, n, idx, vals, dtype, axis, force=None):
     values, and the formats that travelled.
     """
     lo, hi = grid.piece(n)
+    if (grid.nrows if axis == "col" else grid.ncols) == 1:
+        # The segment is this rank's own piece: nothing travels.
+        return lo, idx, np.asarray(vals, dtype=dtype), ["local"]
     msg = encode(idx, vals, hi - lo, dtype, force)
     if axis == "col":
         # Piece k moves to grid position (k % R, k // R); this rank receives the piece whose
@@ -159,6 +162,8 @@ def fold_segment(grid, n, idx, vals, monoid, dtype, axis, force=None):
     Every piece is combined with ``monoid`` at its owner. Returns ``(idx, vals, formats)`` for
     this rank's own piece.
     """
+    if (grid.nrows if axis == "col" else grid.ncols) == 1:
+        return idx, np.asarray(vals, dtype=dtype), ["local"]
     pieces = _segment_pieces(grid, axis)
     off = grid.offsets(n)
     seg_lo = int(off[pieces[0]])
@@ -187,6 +192,8 @@ def fold_segment(grid, n, idx, vals, monoid, dtype, axis, force=None):
 def gather_bitmap(grid, n, bits, axis):
     """Collective. Gather this rank's piece of a bitmap (packed, n/8 bytes a piece) into its
     row or column segment; returns the segment's bool array."""
+    if (grid.nrows if axis == "col" else grid.ncols) == 1:
+        return bits
     msg = np.packbits(bits)
     if axis == "col":
         t, j = grid.myrow, grid.mycol

@@ -111,6 +111,7 @@ def register_new(name, func, *, result=None, index_aware=False):
 
     Examples
     --------
+    >>> from gblas2d.semirings import binary
     >>> absdiff = binary.register_new("absdiff", lambda x, y: np.abs(x - y))
     >>> binary.from_string("absdiff") is absdiff
     True

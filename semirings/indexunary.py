@@ -72,6 +72,7 @@ def register_new(name, func, *, result=None):
 
     Examples
     --------
+    >>> from gblas2d.semirings import indexunary
     >>> indexunary.register_new("row_mod", lambda x, row, col, thunk: row % thunk)
     indexunary.row_mod
     """

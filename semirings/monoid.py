@@ -96,6 +96,7 @@ def register_new(name, binaryop, identity):
 
     Examples
     --------
+    >>> from gblas2d.semirings import binary, monoid
     >>> gcd = binary.register_new("gcd", np.gcd)
     >>> monoid.register_new("gcd", gcd, 0).reduce(np.array([12, 18, 8]))
     np.int64(2)

@@ -63,6 +63,7 @@ def register_new(name, func):
 
     Examples
     --------
+    >>> from gblas2d.semirings import select
     >>> select.register_new("upper_left", lambda x, row, col, thunk: row + col <= thunk)
     select.upper_left
     """

@@ -125,6 +125,7 @@ def register_new(name, monoid, binaryop):
 
     Examples
     --------
+    >>> from gblas2d.semirings import monoid, semiring
     >>> semiring.register_new("max_minus", monoid.max, "minus")
     semiring.max_minus
     """

@@ -76,6 +76,7 @@ def register_new(name, func, *, result=None):
 
     Examples
     --------
+    >>> from gblas2d.semirings import unary
     >>> plus_one = unary.register_new("plus_one", lambda x: x + 1)
     >>> unary.plus_one is plus_one
     True
