@@ -60,7 +60,7 @@ def _multiply(semiring, a_vals, x_vals, out_g, in_g, x_first):
     return op.evaluate(a_vals, x_vals, out_i, in_i, in_i, zero)
 
 
-def spmv(block, x_idx, x_vals, x_present, semiring, *, orient, direction, allowed,
+def spmv(block, x_idx, x_vals, x_present, semiring, *, orient, x_first, direction, allowed,
          out_offset, in_offset):
     """Local masked ``y = B (+).(x) x`` for one block; returns sorted (out positions, values).
 
@@ -70,11 +70,11 @@ def spmv(block, x_idx, x_vals, x_present, semiring, *, orient, direction, allowe
     x_idx, x_vals : present input positions (sorted) and values, block-relative
     x_present : bool bitmap of inputs over the block's input dimension
     orient : "mxv" (outputs are rows) or "vxm" (outputs are columns)
+    x_first : whether x is the first operand of the multiply (vxm, and ``A.T.mxv`` is not)
     direction : "push" or "pull"
     allowed : bool bitmap of outputs the mask lets through, or None for all
     out_offset, in_offset : global index of the block's first output / input (positional ops)
     """
-    x_first = orient == "vxm"
     if orient == "mxv":
         out_ptr, out_ind, out_val = block.csr
         in_ptr, in_ind, in_val = block.csc

@@ -70,7 +70,7 @@ def _fast_plus_times(semiring, a_dtype, x_dtype):
     return t == a_dtype and t == x_dtype and t.np_type.kind in "fiu"
 
 
-def mxv_compute(A, x, semiring, out_type, mask, opts, orient):
+def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
     """Collective. This rank's piece (present, values) of ``A (+).(x) x`` or ``x (+).(x) A``."""
     grid = A.grid
     block = A._block
@@ -110,6 +110,7 @@ def mxv_compute(A, x, semiring, out_type, mask, opts, orient):
             out_idx, out_vals = _plus_times_scipy(block, x_idx, x_vals, x_present, orient)
         else:
             out_idx, out_vals = spmv(block, x_idx, x_vals, x_present, semiring, orient=orient,
+                                     x_first=x_first,
                                      direction=direction, allowed=allowed,
                                      out_offset=out_offset, in_offset=in_offset)
         out_vals = out_vals.astype(out_type.np_type, copy=False)
@@ -146,8 +147,8 @@ def _plus_times_scipy(block, x_idx, x_vals, x_present, orient):
     if len(x_idx) == len(x_present):
         hit = np.diff(block.csr[0] if orient == "mxv" else block.csc[0]) > 0
     else:
-        pattern = mat.astype(bool).astype(np.int32)
-        hit = (pattern @ x_present.astype(np.int32)) > 0
+        # Structure, not values: a stored zero still makes its output present.
+        hit = (block.scipy_pattern(orient) @ x_present.astype(np.int32)) > 0
     idx = np.flatnonzero(hit)
     return idx, y[idx]
 

@@ -29,7 +29,7 @@ from .exceptions import (
 )
 from .grid import default_grid
 from .semirings import binary, monoid, semiring
-from .semirings.dtypes import FP64, lookup_dtype
+from .semirings.dtypes import FP64, lookup_dtype, unify
 from .vector import Vector, _FirstOnlyMonoid, _scalar_dtype
 
 __all__ = ["Matrix"]
@@ -80,6 +80,15 @@ class _Block:
             ptr, ind, val = self.csr
             self._scipy = csr_array((val, ind, ptr), shape=(self.nrows, self.ncols))
         return self._scipy
+
+    def scipy_pattern(self, orient):
+        """The block's structure as an int32 CSR of ones (transposed for "vxm")."""
+        from scipy.sparse import csr_array
+
+        ptr, ind, _ = self.csr
+        ones = csr_array((np.ones(len(ind), dtype=np.int32), ind, ptr),
+                         shape=(self.nrows, self.ncols))
+        return ones if orient == "mxv" else ones.T
 
     def global_coo(self, row_lo, col_lo):
         return self.rows + row_lo, self.cols + col_lo, self.values
@@ -396,11 +405,19 @@ class Matrix:
             raise DimensionMismatch(f"Matrix.shape (={other.shape}) must equal Matrix.shape "
                                     f"(={self.shape}) in {method}")
         binop = as_op(op, "binary")
-        out_type = check_domain(binop, self.dtype, other.dtype)
+        in_types = (self.dtype, other.dtype)
+        if kind == "union":
+            # As python-graphblas: the defaults' types join the operands' in typing the op.
+            t = unify(unify(self.dtype, other.dtype),
+                      unify(_scalar_dtype(left_default), _scalar_dtype(right_default)))
+            in_types = (t, t)
+        out_type = check_domain(binop, *in_types)
         a, b = self, other
 
         def compute(mask, opts):
-            ak, av, bk, bv = a._block.keys(), a._block.values, b._block.keys(), b._block.values
+            ak, bk = a._block.keys(), b._block.keys()
+            av = a._block.values.astype(in_types[0].np_type, copy=False)
+            bv = b._block.values.astype(in_types[1].np_type, copy=False)
             in_b = np.isin(ak, bk, assume_unique=True)
             in_a = np.isin(bk, ak, assume_unique=True)
             both_vals = binop.evaluate(av[in_b], bv[in_a])
@@ -584,12 +601,15 @@ class Matrix:
     # ---- products ----
     def mxv(self, other, op=semiring.plus_times):
         """``A (+).(x) v``: y(i) = (+)_k A(i, k) (x) v(k). The engine picks push or pull."""
-        return self._product_expr(other, op, "mxv")
+        return self._product_expr(other, op, "mxv", x_first=False)
 
     def _vxm_expr(self, vector, op):
-        return self._product_expr(vector, op, "vxm")
+        return self._product_expr(vector, op, "vxm", x_first=True)
 
-    def _product_expr(self, x, op, orient):
+    def _product_expr(self, x, op, orient, x_first):
+        """A product over this matrix's blocks. ``orient`` says whether outputs are rows
+        ("mxv") or columns ("vxm"); ``x_first`` whether x is the multiply's first operand
+        (``A.T.mxv(x)`` is a "vxm" layout with A first)."""
         if not isinstance(x, Vector):
             raise TypeError(f"{orient} expects a Vector, got {type(x).__name__}")
         sr = as_op(op, "semiring")
@@ -598,15 +618,15 @@ class Matrix:
             dim = "ncols" if orient == "mxv" else "nrows"
             raise DimensionMismatch(f"Matrix.{dim} (={inner}) must equal Vector.size "
                                     f"(={x.size})")
-        out_type = check_domain(sr, self.dtype, x.dtype) if orient == "mxv" else \
-            check_domain(sr, x.dtype, self.dtype)
+        out_type = check_domain(sr, x.dtype, self.dtype) if x_first else \
+            check_domain(sr, self.dtype, x.dtype)
         a = self
 
         def compute(mask, opts):
-            return _products.mxv_compute(a, x, sr, out_type, mask, opts, orient)
+            return _products.mxv_compute(a, x, sr, out_type, mask, opts, orient, x_first)
 
         def rebind(new_op):
-            return a._product_expr(x, new_op, orient)
+            return a._product_expr(x, new_op, orient, x_first)
 
         size = self._nrows if orient == "mxv" else self._ncols
         return VectorExpression(orient, (self, x), out_type, size, compute, self.grid,
@@ -683,10 +703,10 @@ class _TransposedMatrix:
 
     def mxv(self, other, op=semiring.plus_times):
         """``A.T (+).(x) v`` is ``v (+).(x) A``: no transpose is formed."""
-        return self._matrix._product_expr(other, op, "vxm")
+        return self._matrix._product_expr(other, op, "vxm", x_first=False)
 
     def _vxm_expr(self, vector, op):
-        return self._matrix._product_expr(vector, op, "mxv")
+        return self._matrix._product_expr(vector, op, "mxv", x_first=True)
 
     def __matmul__(self, other):
         if isinstance(other, Vector):

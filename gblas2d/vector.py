@@ -21,7 +21,7 @@ from ._expr import (
 from .exceptions import EmptyObject, IndexOutOfBound, InvalidValue
 from .grid import default_grid
 from .semirings import binary, monoid, semiring
-from .semirings.dtypes import FP64, lookup_dtype
+from .semirings.dtypes import FP64, lookup_dtype, unify
 
 __all__ = ["Vector"]
 
@@ -357,11 +357,19 @@ class Vector:
             raise TypeError(f"{method} expects a Vector, got {type(other).__name__}")
         check_size(method, other.size, self._size, "Vector.size", "Vector.size")
         binop = as_op(op, "binary")
-        out_type = check_domain(binop, self.dtype, other.dtype)
+        in_types = (self.dtype, other.dtype)
+        if kind == "union":
+            # As python-graphblas: the defaults' types join the operands' in typing the op.
+            t = unify(unify(self.dtype, other.dtype),
+                      unify(_scalar_dtype(left_default), _scalar_dtype(right_default)))
+            in_types = (t, t)
+        out_type = check_domain(binop, *in_types)
         a, b = self, other
 
         def compute(mask, opts):
-            ap, av, bp, bv = a._present, a._values, b._present, b._values
+            ap, bp = a._present, b._present
+            av = a._values.astype(in_types[0].np_type, copy=False)
+            bv = b._values.astype(in_types[1].np_type, copy=False)
             both = ap & bp
             out = np.zeros(len(ap), dtype=out_type.np_type)
             out[both] = binop.evaluate(av[both], bv[both])
@@ -425,7 +433,8 @@ class Vector:
 
     # ---- apply, select ----
     def apply(self, op, right=None, *, left=None):
-        """f(x); a binary op with a bound scalar (``right=``/``left=``); index-unary f(x, i, 0, t)."""
+        """Apply f(x), a binary op with a bound scalar (``right=``/``left=``), or an index-unary
+        op f(x, i, 0, thunk) to every entry."""
         op = as_op(op, "unary", "indexunary", "binary")
         a = self
         right = getattr(right, "value", right)

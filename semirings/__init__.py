@@ -37,6 +37,13 @@ _MODULES = {
     "select": select,
 }
 
+# What ``resolve`` takes for each kind beyond an op of that kind, for its error message.
+_ACCEPTED = {
+    "binary": "a BinaryOp, a Monoid",
+    "monoid": "a Monoid, a BinaryOp with a monoid",
+    "select": "a select op, an IndexUnaryOp",
+}
+
 
 def _module(kind):
     if kind not in _MODULES:
@@ -131,6 +138,5 @@ def resolve(kind, obj):
             if obj.monoid is None:
                 raise TypeError(f"{obj!r} has no monoid; expected a Monoid or a string")
             return obj.monoid if obj.type is None else obj.monoid[obj.type]
-    accepted = {"binary": "a BinaryOp, a Monoid", "monoid": "a Monoid, a BinaryOp with a monoid",
-                "select": "a select op, an IndexUnaryOp"}.get(kind, f"a {kind} op")
+    accepted = _ACCEPTED.get(kind, f"a {kind} op")
     raise TypeError(f"Expected {accepted} or a string, got {obj!r} ({type(obj).__name__})")

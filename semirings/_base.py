@@ -142,7 +142,9 @@ class BinaryOp(Operator):
         y = y.astype(t.np_type, copy=False)
         with np.errstate(all="ignore"):
             out = self.func(x, y, ia, ja, ib, jb) if self.index_aware else self.func(x, y)
-        out = np.broadcast_to(np.asarray(out), x.shape)
+        out = np.asarray(out)
+        if out.shape != x.shape:
+            out = np.full(x.shape, out)
         return out.astype(self.output_type(t, t).np_type, copy=False)
 
 
@@ -278,6 +280,8 @@ class IndexUnaryOp(Operator):
         thunk_type = lookup_dtype(np.asarray(thunk).dtype)
         with np.errstate(all="ignore"):
             out = self.func(x.astype(t.np_type, copy=False), row, col, thunk)
-        out = np.broadcast_to(np.asarray(out), x.shape)
+        out = np.asarray(out)
+        if out.shape != x.shape:
+            out = np.full(x.shape, out)
         return out.astype(self.output_type(t, thunk_type).np_type, copy=False)
 

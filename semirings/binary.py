@@ -4,8 +4,8 @@ Both operands are cast to one type first (``dtypes.unify``). Results follow Suit
 python-graphblas runs on: on BOOL, ``minus`` is ``lxor`` and ``cdiv`` is ``first``; integer
 ``cdiv`` truncates toward zero; ``min``/``max`` skip nan like C's ``fmin``/``fmax``; ``truediv``
 gives FP64 for bool and integers. ``lor``, ``land``, ``lxor`` and ``lxnor`` read their inputs as
-``x != 0`` and return BOOL on every type (python-graphblas keeps the input type for the first
-three; the values agree, and BOOL is what their monoids and semirings return there). An untyped
+``x != 0``; the first three return 0/1 in the operands' type and ``lxnor`` returns BOOL, as in
+python-graphblas (their monoids, defined only for BOOL there, fold in BOOL). An untyped
 ``pair`` gives INT64 ones, so ``plus_pair`` counts whatever the operands are.
 
 The positional ops (``firsti``, ..., ``secondj1``) return where their operands sit, not what
@@ -65,9 +65,9 @@ gt = BinaryOp("gt", np.greater)
 lt = BinaryOp("lt", np.less)
 ge = BinaryOp("ge", np.greater_equal)
 le = BinaryOp("le", np.less_equal)
-lor = BinaryOp("lor", lambda x, y: (x != 0) | (y != 0), result=BOOL, commutative=True)
-land = BinaryOp("land", lambda x, y: (x != 0) & (y != 0), result=BOOL, commutative=True)
-lxor = BinaryOp("lxor", lambda x, y: (x != 0) ^ (y != 0), result=BOOL, commutative=True)
+lor = BinaryOp("lor", lambda x, y: ((x != 0) | (y != 0)).astype(x.dtype), commutative=True)
+land = BinaryOp("land", lambda x, y: ((x != 0) & (y != 0)).astype(x.dtype), commutative=True)
+lxor = BinaryOp("lxor", lambda x, y: ((x != 0) ^ (y != 0)).astype(x.dtype), commutative=True)
 lxnor = BinaryOp("lxnor", lambda x, y: (x != 0) == (y != 0), result=BOOL, commutative=True)
 bor = BinaryOp("bor", np.bitwise_or, commutative=True)
 band = BinaryOp("band", np.bitwise_and, commutative=True)

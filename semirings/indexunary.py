@@ -25,7 +25,9 @@ __all__ = [
 
 rowindex = IndexUnaryOp("rowindex", lambda x, row, col, t: row + np.int64(t), result=INT64)
 colindex = IndexUnaryOp("colindex", lambda x, row, col, t: col + np.int64(t), result=INT64)
-diagindex = IndexUnaryOp("diagindex", lambda x, row, col, t: col - row + np.int64(t), result=INT64)
+# SuiteSparse: z = j - (i + thunk).
+diagindex = IndexUnaryOp("diagindex", lambda x, row, col, t: col - (row + np.int64(t)),
+                         result=INT64)
 tril = IndexUnaryOp("tril", lambda x, row, col, t: col <= row + np.int64(t), result=BOOL)
 triu = IndexUnaryOp("triu", lambda x, row, col, t: col >= row + np.int64(t), result=BOOL)
 diag = IndexUnaryOp("diag", lambda x, row, col, t: col == row + np.int64(t), result=BOOL)

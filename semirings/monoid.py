@@ -16,6 +16,7 @@ import numpy as np
 
 from . import _registry, binary
 from ._base import Monoid
+from .dtypes import BOOL
 
 __all__ = [
     "any", "band", "bor", "bxnor", "bxor", "from_string", "land", "lor", "lxnor", "lxor", "max",
@@ -44,11 +45,13 @@ plus = Monoid("plus", binary.plus, 0, ufunc=np.add)
 times = Monoid("times", binary.times, 1, ufunc=np.multiply)
 min = Monoid("min", binary.min, _largest, ufunc=np.fmin)
 max = Monoid("max", binary.max, _smallest, ufunc=np.fmax)
-lor = Monoid("lor", binary.lor, False, ufunc=np.logical_or)
-land = Monoid("land", binary.land, True, ufunc=np.logical_and)
-lxor = Monoid("lxor", binary.lxor, False, ufunc=np.logical_xor)
+# The logical monoids exist only for BOOL in python-graphblas: their op is fixed to BOOL, so
+# lor_land on integers folds in BOOL while binary.lor itself keeps the operands' type.
+lor = Monoid("lor", binary.lor[BOOL], False, ufunc=np.logical_or)
+land = Monoid("land", binary.land[BOOL], True, ufunc=np.logical_and)
+lxor = Monoid("lxor", binary.lxor[BOOL], False, ufunc=np.logical_xor)
 # On BOOL, which is all lxnor sees after the cast, == is xnor.
-lxnor = Monoid("lxnor", binary.lxnor, True, ufunc=np.equal)
+lxnor = Monoid("lxnor", binary.lxnor[BOOL], True, ufunc=np.equal)
 bor = Monoid("bor", binary.bor, 0, ufunc=np.bitwise_or)
 band = Monoid("band", binary.band, _all_ones, ufunc=np.bitwise_and)
 bxor = Monoid("bxor", binary.bxor, 0, ufunc=np.bitwise_xor)

@@ -143,8 +143,8 @@ def from_string(string):
 
     Accepts a name (``"min_plus"``) or ``"monoid.binaryop"`` in any spelling the two parts
     accept (``"min.plus"``, ``"min.+"``), each with an optional ``[type]`` at the end
-    (``"min_plus[INT64]"``, ``"min.plus[int64]"``). A pair with no builtin name gives an
-    anonymous semiring, as in python-graphblas.
+    (``"min_plus[INT64]"``, ``"min.plus[int64]"``). A monoid and binary op that no named
+    semiring combines give an anonymous semiring, as in python-graphblas.
 
     Raises
     ------
@@ -166,7 +166,8 @@ def from_string(string):
 
 
 def _from_parts(monoid_name, binaryop_name):
-    # The named semiring when one is built from exactly these parts, else an anonymous one.
+    # The named semiring built from these parts, else an anonymous one. The binary op matches by
+    # name because plus_pair's pair is a variant of binary.pair.
     add, multiply = _parts(monoid_name, binaryop_name)
     named = _registry.lookup(globals(), "semiring", f"{add.name}_{multiply.name}")
     if named is not None and named.monoid is add and named.binaryop.name == multiply.name:

@@ -16,8 +16,7 @@ LIBS = (gb, G)
 
 
 def np_type(dtype):
-    return {"BOOL": np.bool_, "INT8": np.int8, "INT64": np.int64, "UINT8": np.uint8,
-            "UINT64": np.uint64, "FP32": np.float32, "FP64": np.float64}[dtype]
+    return np.dtype(dtype.lower().replace("fp", "float")).type
 
 
 def rand_values(rng, k, dtype):

@@ -1,0 +1,238 @@
+"""Communication volume of y = A x per rank is O(n / sqrt(P)), and exactly what the message
+format predicts.
+
+One dense mxv (x full, plus_times) on a random n-vertex graph moves, per rank (grid (i, j)):
+
+* expand: the piece this rank holds at its grid-column position arrives by one sendrecv
+  (``world``; none when the piece is already home), then the other R - 1 pieces of column
+  block j arrive by allgather (``col``);
+* fold: from each of the other C - 1 ranks of grid row i, one message with its partial results
+  for this rank's own piece (``row``);
+* two tiny allreduces (``world``): the push/pull decision and the agreed nvals of the output.
+
+A piece of length L with ``count`` entries travels as the smaller of dense (16-byte header +
+bitmap padded to 8 bytes + values padded to 8 bytes) and sparse (16-byte header + int32 indices
+padded to 8 bytes + values). The expected bytes are computed here from the graph and the
+ownership functions alone, so the test does not read the engine's choice back.
+"""
+
+import numpy as np
+import pytest
+
+import gblas2d as gb
+from gblas2d import semiring
+
+N = 3000
+AVG_DEGREE = 8
+ITEM = 8  # float64
+
+
+def grid():
+    return gb.default_grid()
+
+
+def agreed(ok):
+    return bool(grid().comm.allreduce(np.array([int(bool(ok))], dtype=np.int64), "min")[0])
+
+
+def pad8(nbytes):
+    return (nbytes + 7) // 8 * 8
+
+
+def dense_bytes(length, item=ITEM):
+    return 16 + pad8((length + 7) // 8) + pad8(length * item)
+
+
+def sparse_bytes(count, item=ITEM):
+    return 16 + pad8(count * 4) + count * item
+
+
+def message(count, length, force=None):
+    if force == "dense":
+        return dense_bytes(length)
+    if force == "sparse":
+        return sparse_bytes(count)
+    return min(dense_bytes(length), sparse_bytes(count))
+
+
+@pytest.fixture(scope="module")
+def graph():
+    """A random directed graph, the same on every rank; and its scipy CSR (global)."""
+    from scipy.sparse import csr_array
+
+    rng = np.random.default_rng(2024)
+    m = AVG_DEGREE * N
+    keys = np.unique(rng.integers(0, N, m) * N + rng.integers(0, N, m))
+    r, c = keys // N, keys % N
+    vals = rng.random(len(keys)) + 0.5
+    A = gb.Matrix.from_coo(r, c, vals, nrows=N, ncols=N)
+    csr = csr_array((vals, (r, c)), shape=(N, N))
+    return A, csr
+
+
+def expected_mxv_bytes(csr, x_present, force=None):
+    """Bytes this rank receives, per group, for ``A.mxv(x)`` with x's structure ``x_present``."""
+    g = grid()
+    R, C = g.shape
+    i, j = g.myrow, g.mycol
+    off = g.offsets(N)
+
+    def piece_len(k):
+        return int(off[k + 1] - off[k])
+
+    def piece_count(k):
+        return int(x_present[off[k]:off[k + 1]].sum())
+
+    out = {"world": 0, "col": 0, "row": 0}
+    # Expand, step 1: this rank (t, j) receives piece j*R + t unless that is its own.
+    src = j * R + i
+    if src != g.rank:
+        out["world"] += message(piece_count(src), piece_len(src), force)
+    # Expand, step 2: the other pieces of column block j, from the col group.
+    for t in range(R):
+        if t != i:
+            k = j * R + t
+            out["col"] += message(piece_count(k), piece_len(k), force)
+    # Fold: member (i, j2) sends the rows of my piece it has partial results for: rows with an
+    # edge into column block j2 at a present x entry.
+    lo, hi = g.piece(N)
+    rows = csr[lo:hi]
+    for j2 in range(C):
+        if j2 == j:
+            continue
+        clo, chi = g.col_block(N, j2)
+        count = int(np.count_nonzero(rows[:, clo:chi].astype(bool).astype(np.int64)
+                                     @ x_present[clo:chi].astype(np.int64)))
+        out["row"] += message(count, hi - lo, force)
+    # The direction decision and the commit: two allreduces of two int64 each.
+    out["world"] += 2 * 16 * (g.nprocs - 1)
+    return out
+
+
+def measured(rec):
+    return {grp: rec.bytes(grp) for grp in ("world", "col", "row")}
+
+
+def run_mxv(A, x, **opts):
+    w = gb.Vector(np.float64, N)
+    with gb.recording() as rec, gb.trace() as events:
+        w(**opts) << A.mxv(x, semiring.plus_times)
+    return w, rec, events
+
+
+def test_dense_mxv_bytes_are_exactly_what_the_format_predicts(graph):
+    A, csr = graph
+    x = gb.Vector.from_dense(np.arange(N, dtype=np.float64) % 7 + 1)
+    y, rec, events = run_mxv(A, x)
+    want = expected_mxv_bytes(csr, np.ones(N, dtype=bool))
+    got = measured(rec)
+    assert agreed(got == want), (got, want)
+    # The result is right, and the trace saw the same expand/fold bytes.
+    np.testing.assert_allclose(y.to_dense(fill_value=0), csr @ (np.arange(N) % 7 + 1))
+    assert len(events) == 1
+    assert events[0]["expand"] == (["local"] if grid().nrows == 1 else ["dense"])
+    assert agreed(events[0]["bytes"]["col"] == got["col"] and
+                  events[0]["bytes"]["row"] == got["row"])
+
+
+def test_dense_mxv_volume_is_order_n_over_sqrt_p(graph):
+    A, _ = graph
+    g = grid()
+    R, C = g.shape
+    x = gb.Vector.from_dense(np.ones(N))
+    _, rec, _ = run_mxv(A, x)
+    got = measured(rec)
+    # 2D: about n/P values from each of (R - 1) + (C - 1) peers, i.e. n (1/R + 1/C) at most.
+    grid_part = got["row"] + got["col"]
+    bound = 1.1 * N * ITEM * ((R - 1) + (C - 1)) / g.nprocs + 64 * (R + C)
+    ok = grid_part <= bound
+    # The permutation to grid-column positions is one piece at most.
+    ok = ok and got["world"] <= 1.1 * N * ITEM / g.nprocs + 64 + 32 * g.nprocs
+    # Every group that has peers moves something; a group without peers moves nothing.
+    ok = ok and (got["col"] > 0) == (R > 1) and (got["row"] > 0) == (C > 1)
+    total = rec.bytes()
+    ok = ok and total == sum(got.values()) and (total > 0) == (g.nprocs > 1)
+    # Far below the 1D cost of replicating x (n values) when P > 1.
+    ok = ok and (g.nprocs == 1 or total < N * ITEM)
+    assert agreed(ok), (got, bound, g.shape)
+
+
+def test_one_rank_moves_no_bytes(graph):
+    from mpi4py import MPI
+
+    _, csr = graph
+    solo = gb.Grid(comm=MPI.COMM_SELF, shape=(1, 1))
+    assert solo.shape == (1, 1)
+    coo = csr.tocoo()
+    A = gb.Matrix.from_coo(coo.row, coo.col, coo.data, nrows=N, ncols=N, grid=solo)
+    x = gb.Vector.from_dense(np.ones(N), grid=solo)
+    with gb.recording() as rec:
+        y = A.mxv(x, semiring.plus_times).new()
+        y.to_coo()
+    assert rec.bytes() == 0 and rec.bytes(direction="sent") == 0
+    np.testing.assert_allclose(y.to_dense(fill_value=0), csr @ np.ones(N))
+
+
+@pytest.mark.parametrize("nvals", [1, 10])
+def test_sparse_frontier_sends_far_fewer_bytes(graph, nvals):
+    A, csr = graph
+    g = grid()
+    rng = np.random.default_rng(nvals)
+    idx = np.sort(rng.choice(N, nvals, replace=False))
+    present = np.zeros(N, dtype=bool)
+    present[idx] = True
+    x = gb.Vector.from_coo(idx, 1.0, size=N)
+    dense_x = gb.Vector.from_dense(np.ones(N))
+    _, dense_rec, _ = run_mxv(A, dense_x)
+    y, sparse_rec, events = run_mxv(A, x)
+    want = expected_mxv_bytes(csr, present)
+    got = measured(sparse_rec)
+    ok = got == want
+    # Sparse messages were chosen automatically, and they are much smaller.
+    assert events[0]["expand"] == (["local"] if g.nrows == 1 else ["sparse"])
+    grid_sparse = got["row"] + got["col"]
+    grid_dense = dense_rec.bytes("row") + dense_rec.bytes("col")
+    ok = ok and (grid_sparse * 10 < grid_dense or g.nprocs == 1)
+    assert agreed(ok), (got, want, grid_dense)
+    xd = np.zeros(N)
+    xd[idx] = 1.0
+    ref = csr @ xd
+    hit = (csr.astype(bool).astype(np.int64) @ present.astype(np.int64)) > 0
+    yi, yv = y.to_coo()
+    np.testing.assert_array_equal(yi, np.flatnonzero(hit).astype(np.uint64))
+    np.testing.assert_allclose(yv, ref[hit])
+
+
+@pytest.mark.parametrize("direction", [None, "push", "pull"])
+def test_exchange_dense_forces_the_dense_size(graph, direction):
+    A, csr = graph
+    idx = np.arange(0, N, 97)
+    present = np.zeros(N, dtype=bool)
+    present[idx] = True
+    x = gb.Vector.from_coo(idx, 2.0, size=N)
+    opts = {"exchange": "dense"}
+    if direction is not None:
+        opts["direction"] = direction
+    y, rec, events = run_mxv(A, x, **opts)
+    want = expected_mxv_bytes(csr, present, force="dense")
+    got = measured(rec)
+    # A forced dense message does not depend on what it carries: the same bytes as a full x.
+    full = expected_mxv_bytes(csr, np.ones(N, dtype=bool), force="dense")
+    ok = got == want and got["col"] == full["col"] and got["row"] == full["row"]
+    assert agreed(ok), (got, want)
+    assert events[0]["expand"] == (["local"] if grid().nrows == 1 else ["dense"])
+    if direction is not None:
+        assert events[0]["direction"] == direction
+    auto_y, auto_rec, auto_events = run_mxv(A, x)
+    assert auto_y.isequal(y)
+    assert agreed(auto_rec.bytes("col") <= got["col"] and auto_rec.bytes("row") <= got["row"])
+
+
+def test_exchange_sparse_forces_the_sparse_size(graph):
+    A, csr = graph
+    x = gb.Vector.from_dense(np.ones(N))
+    y, rec, _ = run_mxv(A, x, exchange="sparse")
+    want = expected_mxv_bytes(csr, np.ones(N, dtype=bool), force="sparse")
+    got = measured(rec)
+    assert agreed(got == want), (got, want)
+    np.testing.assert_allclose(y.to_dense(fill_value=0), csr @ np.ones(N))
