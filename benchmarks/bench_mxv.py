@@ -17,7 +17,8 @@ barrier and timed as the slowest rank:
 
 Then the same products with python-graphblas (SuiteSparse) on the whole graph, on rank 0 only
 while the other ranks sleep (they poll a non-blocking barrier, so they take no core from it),
-with SuiteSparse's default thread count and with one thread. Per product: seconds, ratios,
+with SuiteSparse's default thread count and with one thread. Per product: seconds (wall, and
+CPU seconds summed over ranks and threads, which other load on the machine skews less), ratios,
 edges per second (nvals(A) / seconds), the bytes received per rank (the most over ranks) and
 the direction gblas2d chose. Peak RSS per rank is reported (the most over ranks). Rank 0
 prints a table and writes JSON (to a temporary file, then renamed).
@@ -142,15 +143,19 @@ def time_gblas2d(comm, run, repeat):
     received = int(comm.allreduce(np.array([rec.bytes()], dtype=np.int64), "max")[0])
     sent = int(comm.allreduce(np.array([rec.bytes(direction="sent")], dtype=np.int64),
                               "max")[0])
-    times = []
+    times, cpu_max, cpu_sum = [], [], []
     for _ in range(repeat):
         comm.barrier()
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         run()
+        cpu = time.process_time() - cpu
         times.append(slowest(comm, time.perf_counter() - start))
+        cpu_max.append(slowest(comm, cpu))
+        cpu_sum.append(float(comm.allreduce(np.array([cpu]), "sum")[0]))
     idx, vals = result.to_coo()
     return {
         "seconds": min(times), "seconds_all": times, "first_call_seconds": cold,
+        "cpu_seconds_max": min(cpu_max), "cpu_seconds_sum": min(cpu_sum),
         "bytes_received_max": received, "bytes_sent_max": sent,
         "directions": [e["direction"] for e in events],
         "expand": sorted({f for e in events for f in e["expand"]}),
@@ -159,13 +164,15 @@ def time_gblas2d(comm, run, repeat):
 
 
 def time_local(run, repeat):
+    """Best wall seconds, every run's wall seconds, best CPU seconds (all threads)."""
     run()
-    times = []
+    times, cpus = [], []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         run()
+        cpus.append(time.process_time() - cpu)
         times.append(time.perf_counter() - start)
-    return min(times), times
+    return min(times), times, min(cpus)
 
 
 def graphblas_side(args, n, x_dense, frontier, visited_idx, results):
@@ -178,7 +185,8 @@ def graphblas_side(args, n, x_dense, frontier, visited_idx, results):
     src, dst = src[keep], dst[keep]
     if not args.directed:
         src, dst = np.concatenate([src, dst]), np.concatenate([dst, src])
-    A = grb.Matrix.from_coo(src, dst, 1.0, nrows=n, ncols=n, dup_op=grb.binary.min)
+    # a scalar value: repeated edges become one entry of 1.0, as gblas2d's rmat makes them
+    A = grb.Matrix.from_coo(src, dst, 1.0, nrows=n, ncols=n)
     del src, dst, keep
     build = time.perf_counter() - start
     default_threads = grb.ss.config["nthreads"]
@@ -188,9 +196,10 @@ def graphblas_side(args, n, x_dense, frontier, visited_idx, results):
     for threads in (default_threads, 1):
         grb.ss.config["nthreads"] = threads
         for name in OPS:
-            best, times = time_local(products[name], args.repeat)
+            best, times, cpu = time_local(products[name], args.repeat)
             out["ops"].setdefault(name, {})[f"seconds_{threads}t"] = best
             out["ops"][name][f"seconds_all_{threads}t"] = times
+            out["ops"][name][f"cpu_seconds_{threads}t"] = cpu
     grb.ss.config["nthreads"] = default_threads
     for name in OPS:
         idx, vals = products[name]().to_coo()
@@ -216,19 +225,24 @@ def profile_one(comm, run):
 def table(report):
     nthr = report.get("graphblas", {}).get("default_nthreads")
     head = f"{'op':<22}{'gblas2d s':>11}{'grb s':>10}{'grb 1t s':>10}{'ratio':>8}" \
-           f"{'ratio 1t':>9}{'core-s ratio':>13}{'gblas2d e/s':>13}{'recv MiB':>10}  direction"
+           f"{'ratio 1t':>9}{'core-s ratio':>13}{'cpu ratio':>10}{'gblas2d e/s':>13}" \
+           f"{'recv MiB':>10}  direction"
     lines = [f"P={report['nprocs']} grid={report['grid']} scale={report['scale']} "
              f"nvals={report['nvals']} build {report['build_seconds']:.2f}s "
              f"graphblas nthreads={nthr} peak RSS/rank {report['peak_rss_mib_gblas2d']:.0f} "
              f"MiB", head]
+
+    def fmt(value, width, digits):
+        return f"{value:>{width}.{digits}f}" if value is not None else f"{'-':>{width}}"
+
     for name, op in report["ops"].items():
         grb = op.get("graphblas_seconds")
         grb1 = op.get("graphblas_seconds_1t")
-        fmt = (lambda v, w, p: f"{v:>{w}.{p}f}" if v is not None else f"{'-':>{w}}")
         lines.append(
             f"{name:<22}{op['seconds']:>11.4f}{fmt(grb, 10, 4)}{fmt(grb1, 10, 4)}"
             f"{fmt(op.get('ratio'), 8, 2)}{fmt(op.get('ratio_1t'), 9, 2)}"
-            f"{fmt(op.get('core_seconds_ratio'), 13, 2)}{op['edges_per_second']:>13.3g}"
+            f"{fmt(op.get('core_seconds_ratio'), 13, 2)}{fmt(op.get('cpu_seconds_ratio'), 10, 2)}"
+            f"{op['edges_per_second']:>13.3g}"
             f"{op['bytes_received_max'] / 2**20:>10.2f}  {','.join(op['directions'])}")
     return "\n".join(lines)
 
@@ -246,6 +260,7 @@ def main(argv=None):
     comm = grid.comm
     nprocs = grid.nprocs
 
+    load_before = os.getloadavg()
     comm.barrier()
     start = time.perf_counter()
     A = rmat(args.scale, args.edge_factor, seed=args.seed, symmetric=not args.directed)
@@ -269,13 +284,19 @@ def main(argv=None):
         "frontier_nvals": len(frontier), "visited_nvals": len(visited_idx),
         "build_seconds": build, "peak_rss_mib_gblas2d": rss, "ops": ops,
         "machine": {"cpus": os.cpu_count(), "platform": platform.platform(),
-                    "python": platform.python_version(), "numpy": np.__version__},
+                    "python": platform.python_version(), "numpy": np.__version__,
+                    "loadavg_before": load_before},
     }
     if not args.no_graphblas:
+        failure = None
         if comm.rank == 0:
-            report["graphblas"] = graphblas_side(args, n, x_dense, frontier, visited_idx,
-                                                 results)
+            try:
+                report["graphblas"] = graphblas_side(args, n, x_dense, frontier, visited_idx,
+                                                     results)
+            except Exception as exc:  # re-raised after the barrier, so no rank is left waiting
+                failure = exc
         idle_wait(comm)
+        comm.agree(failure)
         if comm.rank == 0:
             grb = report["graphblas"]
             for name, op in ops.items():
@@ -286,10 +307,15 @@ def main(argv=None):
                 op["ratio"] = op["seconds"] / op["graphblas_seconds"]
                 op["ratio_1t"] = op["seconds"] / op["graphblas_seconds_1t"]
                 op["core_seconds_ratio"] = op["seconds"] * nprocs / op["graphblas_seconds_1t"]
+                # CPU time is robust to other load on the machine (MPI polling counts in it)
+                op["graphblas_cpu_seconds_1t"] = g["cpu_seconds_1t"]
+                op["cpu_seconds_ratio"] = op["cpu_seconds_sum"] / g["cpu_seconds_1t"]
             import graphblas
 
             report["graphblas"]["version"] = graphblas.__version__
     report["peak_rss_mib_end"] = float(comm.allreduce(np.array([peak_rss_mib()]), "max")[0])
+    # other processes on the machine skew the figures: the load average says how busy it was
+    report["machine"]["loadavg_after"] = os.getloadavg()
     if comm.rank == 0:
         print(table(report))
         path = Path(args.output or

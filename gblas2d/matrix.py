@@ -30,7 +30,7 @@ from .exceptions import (
 from .grid import default_grid
 from .semirings import binary, monoid, semiring
 from .semirings.dtypes import FP64, lookup_dtype, unify
-from .vector import Vector, _FirstOnlyMonoid, _scalar_dtype
+from .vector import Vector, _agreed_dtype, _checked, _FirstOnlyMonoid, _scalar_dtype
 
 __all__ = ["Matrix"]
 
@@ -175,18 +175,27 @@ class Matrix:
         to their owners. Duplicates are combined with ``dup_op`` or rejected (InvalidValue).
         """
         grid = grid or default_grid()
-        rows = np.asarray(rows).reshape(-1)
-        columns = np.asarray(columns).reshape(-1)
-        for arr in (rows, columns):
-            if arr.size and not np.issubdtype(arr.dtype, np.integer):
-                raise IndexOutOfBound("row and column indices must be integers")
-        if rows.shape != columns.shape:
-            raise DimensionMismatch(f"rows (={rows.size}) and columns (={columns.size}) must "
-                                    "have the same length")
-        rows, columns = rows.astype(np.int64), columns.astype(np.int64)
-        values = np.asarray(values)
+
+        def read_input():
+            r = np.asarray(rows).reshape(-1)
+            c = np.asarray(columns).reshape(-1)
+            for arr in (r, c):
+                if arr.size and not np.issubdtype(arr.dtype, np.integer):
+                    raise IndexOutOfBound(f"row and column indices must be integers, got "
+                                          f"{arr.dtype}")
+            if r.shape != c.shape:
+                raise DimensionMismatch(f"rows (={r.size}) and columns (={c.size}) must have "
+                                        "the same length")
+            return r.astype(np.int64), c.astype(np.int64), np.asarray(values)
+
+        empty = np.empty(0, np.int64)
+        rows, columns, values = _checked(grid, distributed, read_input,
+                                         (empty, empty, np.empty(0)))
+        if dtype is None and distributed:
+            dtype = _agreed_dtype(grid, values, rows.size)
         dtype = lookup_dtype(dtype if dtype is not None else values.dtype)
-        values = np.broadcast_to(values.astype(dtype.np_type), rows.shape)
+        values = _checked(grid, distributed, lambda: np.broadcast_to(
+            values.astype(dtype.np_type), rows.shape), np.empty(0, dtype.np_type))
         dims = [nrows, ncols]
         for k, (given, arr) in enumerate(((nrows, rows), (ncols, columns))):
             if given is None:

@@ -102,15 +102,22 @@ class Vector:
         ``dup_op`` or rejected with InvalidValue. ``size`` defaults to the largest index + 1.
         """
         grid = grid or default_grid()
-        indices = np.asarray(indices).reshape(-1)
-        if indices.size and not np.issubdtype(indices.dtype, np.integer):
-            raise IndexOutOfBound("indices must be integers")
-        indices = indices.astype(np.int64)
-        values = np.asarray(values)
-        if dtype is None:
+
+        def read_input():
+            idx = np.asarray(indices).reshape(-1)
+            if idx.size and not np.issubdtype(idx.dtype, np.integer):
+                raise IndexOutOfBound(f"indices must be integers, got {idx.dtype}")
+            return idx.astype(np.int64), np.asarray(values)
+
+        indices, values = _checked(grid, distributed, read_input,
+                                   (np.empty(0, np.int64), np.empty(0)))
+        if dtype is None and distributed:
+            dtype = _agreed_dtype(grid, values, indices.size)
+        elif dtype is None:
             dtype = lookup_dtype(values.dtype) if values.dtype != object else FP64
         dtype = lookup_dtype(dtype)
-        values = np.broadcast_to(values.astype(dtype.np_type), indices.shape)
+        values = _checked(grid, distributed, lambda: np.broadcast_to(
+            values.astype(dtype.np_type), indices.shape), np.empty(0, dtype.np_type))
         if size is None:
             top = indices.max() + 1 if indices.size else 0
             size = int(grid.comm.allreduce(np.array([top]), "max")[0]) if distributed else top
@@ -526,10 +533,6 @@ class Vector:
     # ---- matrix products ----
     def vxm(self, other, op=semiring.plus_times):
         """``self @ A`` over a semiring: y(j) = (+)_k self(k) (x) A(k, j)."""
-        from .matrix import _TransposedMatrix
-
-        if isinstance(other, _TransposedMatrix):
-            return other._matrix.mxv(self, op)
         return other._vxm_expr(self, op)
 
     def inner(self, other, op=semiring.plus_times):
@@ -596,6 +599,33 @@ class Vector:
             return present, values
 
         return VectorExpression("scatter", (self, index), self.dtype, size, compute, self.grid)
+
+
+def _checked(grid, distributed, read, fallback):
+    """Run a local input check. With distributed input only this rank may see a problem, so
+    the outcome is agreed (every rank raises the same error); replicated input raises at once."""
+    if not distributed:
+        return read()
+    failure, out = None, fallback
+    try:
+        out = read()
+    except Exception as exc:  # agreed just below
+        failure = exc
+    grid.comm.agree(failure)
+    return out
+
+
+def _agreed_dtype(grid, values, count):
+    """Collective. The dtype of distributed input: the unified type of the ranks that pass
+    entries, so a rank with an empty share does not guess a different type."""
+    mine = lookup_dtype(values.dtype).name if count and values.dtype != object else None
+    names = [t for t in grid.comm.allgather_object(mine) if t is not None]
+    if not names:
+        return FP64 if values.dtype == object else lookup_dtype(values.dtype)
+    out = lookup_dtype(names[0])
+    for name in names[1:]:
+        out = unify(out, name)
+    return out
 
 
 def _sorted(idx, vals):
