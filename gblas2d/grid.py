@@ -130,6 +130,8 @@ class Grid:
 
     def entry_owner(self, nrows, ncols, rows, cols):
         """Rank that stores matrix entry (row, col); vectorized."""
+        if self.nprocs == 1:
+            return np.zeros(np.shape(rows), dtype=np.int64)
         return (self.owner(nrows, rows) // self.ncols) * self.ncols + \
             self.owner(ncols, cols) // self.nrows
 

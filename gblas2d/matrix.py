@@ -227,11 +227,14 @@ class Matrix:
         """Collective. Fill the block from local entries, combining duplicates."""
         failure, keys = None, None
         try:
-            keys, values = _sort_keys(rows * self._block.ncols + cols, values)
+            dup = None if dup_op is None else as_op(dup_op, "binary")
+            # Only a non-commutative dup_op (first, second, minus) needs duplicates kept in
+            # input order; otherwise the faster unstable sort will do.
+            stable = dup is not None and not dup.commutative
+            keys, values = _sort_keys(rows * self._block.ncols + cols, values, stable=stable)
             if len(keys) > 1 and (keys[1:] == keys[:-1]).any():
-                if dup_op is None:
+                if dup is None:
                     raise InvalidValue("Duplicate indices found; give dup_op to combine them")
-                dup = as_op(dup_op, "binary")
                 keys, values = reduce_sorted(keys, values, dup.monoid or _FirstOnlyMonoid(dup))
         except Exception as exc:  # agreed in _commit
             failure = exc
@@ -677,8 +680,8 @@ class Matrix:
         return _sort_keys((rows - lo_r) * (hi_c - lo_c) + (cols - lo_c), vals)
 
 
-def _sort_keys(keys, vals):
-    order = np.argsort(keys, kind="stable")
+def _sort_keys(keys, vals, *, stable=True):
+    order = np.argsort(keys, kind="stable" if stable else None)
     return keys[order], vals[order]
 
 
