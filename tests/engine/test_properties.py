@@ -41,7 +41,9 @@ import gblas2d as gb
 
 UNDER_MPI = os.environ.get("GBLAS2D_TEST_MPI") == "1"
 
-sizes = st.integers(0, 40)
+# Zero-length dimensions are covered in test_construction.py: python-graphblas, the oracle
+# here, raises DimensionMismatch for some masked/accumulated products over them.
+sizes = st.integers(1, 40)
 small = st.integers(0, 12)
 seeds = st.integers(0, 2**32 - 1)
 densities = st.sampled_from([0.0, 0.1, 0.3, 0.6, 1.0])
