@@ -6,6 +6,7 @@ fails together and mpiexec's exit code is the verdict.
 """
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -41,3 +42,5 @@ def test_engine_under_mpiexec(nprocs, grid):
         pytest.fail(f"mpiexec -n {nprocs} timed out after {TIMEOUT}s (deadlock?)\n{out[-4000:]}")
     assert done.returncode == 0, \
         f"mpiexec -n {nprocs} failed:\n{done.stdout[-6000:]}\n{done.stderr[-3000:]}"
+    passed = re.search(r"(\d+) passed", done.stdout)
+    assert passed and int(passed.group(1)) > 0, f"no test ran under mpiexec:\n{done.stdout}"
