@@ -11,7 +11,7 @@ import numpy as np
 
 from .exceptions import DimensionMismatch, DomainMismatch
 from .semirings import _base, from_string
-from .semirings.dtypes import lookup_dtype
+from .semirings.dtypes import lookup_dtype, unify
 
 __all__ = ["Mask", "Replace", "Updater", "VectorExpression", "MatrixExpression",
            "ScalarExpression", "replace"]
@@ -249,3 +249,14 @@ def as_op(obj, *kinds):
         if obj.kind == "binary" and "monoid" in kinds and obj.monoid is not None:
             return obj.monoid if obj.type is None else obj.monoid[obj.type]
     raise TypeError(f"Expected a {' or '.join(kinds)} operator, got {obj!r}")
+
+
+def ewise_input_types(kind, a_type, b_type, left_default=None, right_default=None):
+    """The types an element-wise op's operands are cast to. For ewise_union, as in
+    python-graphblas, the defaults' types join the operands' (``u - v`` with Python int
+    defaults on UINT8 operands computes in INT64)."""
+    if kind != "union":
+        return a_type, b_type
+    t = unify(unify(a_type, b_type), unify(lookup_dtype(np.asarray(left_default).dtype),
+                                           lookup_dtype(np.asarray(right_default).dtype)))
+    return t, t

@@ -72,18 +72,17 @@ def _kronecker_chunk(rng, count, scale, a, b, c):
     return (src_bits * weights).sum(axis=0), (dst_bits * weights).sum(axis=0)
 
 
-def _rmat_chunks(scale, edge_factor, a, b, c, seed, part, nparts, with_weights):
-    """Concatenated (src, dst, weights or None) of ``part``'s chunks, labels unscrambled."""
-    nedges = int(edge_factor) << int(scale)
+def _chunks(nedges, part, nparts, with_weights, draw):
+    """Concatenated (src, dst, weights or None) of ``part``'s chunks; ``draw(k, count)`` gives
+    chunk k's (rng, src, dst), and weights are drawn from the same rng after the endpoints, so
+    (src, dst) do not depend on whether weights are asked for."""
     first, end = _chunk_range(nedges, part, nparts)
     srcs, dsts, ws = [], [], []
     for k in range(first, end):
         count = _chunk_size(nedges, k)
-        rng = np.random.default_rng([seed, k])
-        s, d = _kronecker_chunk(rng, count, scale, a, b, c)
+        rng, s, d = draw(k, count)
         srcs.append(s)
         dsts.append(d)
-        # drawn after the bits, so (src, dst) do not depend on whether weights are asked for
         if with_weights:
             ws.append(rng.random(count))
     empty = np.empty(0, dtype=np.int64)
@@ -91,6 +90,17 @@ def _rmat_chunks(scale, edge_factor, a, b, c, seed, part, nparts, with_weights):
     dst = np.concatenate(dsts) if dsts else empty
     w = (np.concatenate(ws) if ws else np.empty(0)) if with_weights else None
     return src, dst, w
+
+
+def _rmat_chunks(scale, edge_factor, a, b, c, seed, part, nparts, with_weights):
+    """Concatenated (src, dst, weights or None) of ``part``'s chunks, labels unscrambled."""
+    nedges = int(edge_factor) << int(scale)
+
+    def draw(k, count):
+        rng = np.random.default_rng([seed, k])
+        return (rng, *_kronecker_chunk(rng, count, scale, a, b, c))
+
+    return _chunks(nedges, part, nparts, with_weights, draw)
 
 
 def _check_rmat(scale, edge_factor, a, b, c):
@@ -180,20 +190,13 @@ def _er_chunks(n, nedges, seed, part, nparts, with_weights):
     if int(n) != n or n < 1 or int(nedges) != nedges or nedges < 0:
         raise ValueError(f"n (={n}) must be >= 1 and nedges (={nedges}) >= 0, both integers")
     n, nedges = int(n), int(nedges)
-    first, end = _chunk_range(nedges, part, nparts)
-    srcs, dsts, ws = [], [], []
-    for k in range(first, end):
-        count = _chunk_size(nedges, k)
+
+    def draw(k, count):
         rng = np.random.default_rng([seed, _ER_KEY, k])
-        srcs.append(rng.integers(0, n, count, dtype=np.int64))
-        dsts.append(rng.integers(0, n, count, dtype=np.int64))
-        if with_weights:
-            ws.append(rng.random(count))
-    empty = np.empty(0, dtype=np.int64)
-    src = np.concatenate(srcs) if srcs else empty
-    dst = np.concatenate(dsts) if dsts else empty
-    w = (np.concatenate(ws) if ws else np.empty(0)) if with_weights else None
-    return src, dst, w
+        return (rng, rng.integers(0, n, count, dtype=np.int64),
+                rng.integers(0, n, count, dtype=np.int64))
+
+    return _chunks(nedges, part, nparts, with_weights, draw)
 
 
 def _build(n, src, dst, w, symmetric, dtype, grid, name):

@@ -18,6 +18,7 @@ from ._expr import (
     _parse_call,
     as_op,
     check_domain,
+    ewise_input_types,
 )
 from ._kernels import reduce_sorted
 from .exceptions import (
@@ -29,7 +30,7 @@ from .exceptions import (
 )
 from .grid import default_grid
 from .semirings import binary, monoid, semiring
-from .semirings.dtypes import FP64, lookup_dtype, unify
+from .semirings.dtypes import FP64, lookup_dtype
 from .vector import Vector, _agreed_dtype, _checked, _FirstOnlyMonoid, _scalar_dtype
 
 __all__ = ["Matrix"]
@@ -417,12 +418,7 @@ class Matrix:
             raise DimensionMismatch(f"Matrix.shape (={other.shape}) must equal Matrix.shape "
                                     f"(={self.shape}) in {method}")
         binop = as_op(op, "binary")
-        in_types = (self.dtype, other.dtype)
-        if kind == "union":
-            # As python-graphblas: the defaults' types join the operands' in typing the op.
-            t = unify(unify(self.dtype, other.dtype),
-                      unify(_scalar_dtype(left_default), _scalar_dtype(right_default)))
-            in_types = (t, t)
+        in_types = ewise_input_types(kind, self.dtype, other.dtype, left_default, right_default)
         out_type = check_domain(binop, *in_types)
         a, b = self, other
 

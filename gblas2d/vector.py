@@ -17,6 +17,7 @@ from ._expr import (
     as_op,
     check_domain,
     check_size,
+    ewise_input_types,
 )
 from .exceptions import EmptyObject, IndexOutOfBound, InvalidValue
 from .grid import default_grid
@@ -364,12 +365,7 @@ class Vector:
             raise TypeError(f"{method} expects a Vector, got {type(other).__name__}")
         check_size(method, other.size, self._size, "Vector.size", "Vector.size")
         binop = as_op(op, "binary")
-        in_types = (self.dtype, other.dtype)
-        if kind == "union":
-            # As python-graphblas: the defaults' types join the operands' in typing the op.
-            t = unify(unify(self.dtype, other.dtype),
-                      unify(_scalar_dtype(left_default), _scalar_dtype(right_default)))
-            in_types = (t, t)
+        in_types = ewise_input_types(kind, self.dtype, other.dtype, left_default, right_default)
         out_type = check_domain(binop, *in_types)
         a, b = self, other
 
