@@ -132,7 +132,7 @@ class _Expression:
 
     _output_class = None
 
-    def __init__(self, method, args, dtype, compute, grid, *, rebind=None, arg_names=()):
+    def __init__(self, method, args, dtype, compute, grid, *, rebind=None):
         self.method_name = method
         self.args = args
         self.dtype = lookup_dtype(dtype)

@@ -203,9 +203,6 @@ class Vector:
         self._present[:] = False
         self._nvals = 0
 
-    def resize(self, size):
-        raise NotImplementedError("Vector.resize is not supported")
-
     # ---- output ----
     def to_coo(self, dtype=None, *, indices=True, values=True, sort=True):
         """Collective. (indices as uint64, values) of every entry, the same on every rank."""
