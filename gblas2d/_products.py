@@ -32,8 +32,9 @@ def trace():
     """Collect one dict per product (mxv, vxm, mxm) run inside the block.
 
     Each dict has the operation, the chosen direction, the frontier and output nvals, the edge
-    counts behind the choice, the formats that travelled and the bytes this rank received per
-    group. The list is this rank's; the choices in it are the same on every rank.
+    counts behind the choice (None when ``direction=`` forced it), the formats that travelled
+    and the bytes this rank received per group. The list is this rank's; the choices in it
+    are the same on every rank.
 
     Examples
     --------
@@ -97,11 +98,13 @@ def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
     if mask is not None:
         allowed = ex.gather_bitmap(grid, n_out, mask.vector_bitmap(), out_axis)
 
-    push_work = int((in_ptr[x_idx + 1] - in_ptr[x_idx]).sum())
-    pull_work = int(out_ptr[-1] if allowed is None else
-                    np.diff(out_ptr)[allowed].sum())
-    work = grid.comm.allreduce(np.array([push_work, pull_work], dtype=np.int64))
-    direction = opts.get("direction") or ("push" if work[0] < work[1] else "pull")
+    direction = opts.get("direction")
+    work = (None, None)
+    if direction is None:
+        push_work = int((in_ptr[x_idx + 1] - in_ptr[x_idx]).sum())
+        pull_work = int(out_ptr[-1] if allowed is None else np.diff(out_ptr)[allowed].sum())
+        work = grid.comm.allreduce(np.array([push_work, pull_work], dtype=np.int64))
+        direction = "push" if work[0] < work[1] else "pull"
 
     failure = None
     try:
@@ -130,8 +133,10 @@ def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
     if _tracers:
         after = _count_bytes()
         _emit({"op": orient, "semiring": semiring.name, "direction": direction,
-               "frontier_nvals": x.nvals, "push_edges": int(work[0]),
-               "pull_edges": int(work[1]), "masked": mask is not None,
+               "frontier_nvals": x.nvals, "forced": work[0] is None,
+               "push_edges": None if work[0] is None else int(work[0]),
+               "pull_edges": None if work[1] is None else int(work[1]),
+               "masked": mask is not None,
                "expand": sorted(set(in_formats)), "fold": sorted(set(out_formats)),
                "bytes": {g: after[g] - before[g] for g in after},
                "seconds": time.perf_counter() - start})

@@ -344,16 +344,20 @@ class Vector:
             check_domain(accum, self.dtype, t_type)
         region = np.zeros(n_local, dtype=bool)
         region[positions[(positions >= lo) & (positions < lo + n_local)] - lo] = True
-        # Outside the index region Z keeps C; inside it is T (or accum(C, T)).
-        z = self.dup()
-        z._present = np.where(region, t_present, self._present)
-        z._values = np.where(region & t_present, t_values.astype(self.dtype.np_type),
-                             self._values)
+        # Z keeps C outside the index region; inside it is T, or accum(C, T) with accum (where
+        # an accumulated C entry survives even if T has none there).
+        c_present, c_values = self._present, self._values
+        if accum is None:
+            z_present = np.where(region, t_present, c_present)
+        else:
+            z_present = c_present | (region & t_present)
+        z_values = np.where(region & t_present, t_values.astype(self.dtype.np_type), c_values)
         if accum is not None:
-            both = region & t_present & self._present
-            z._present = np.where(region, t_present | self._present, self._present)
-            z._values[region & ~t_present] = self._values[region & ~t_present]
-            z._values[both] = accum.evaluate(self._values[both], t_values[both])
+            both = region & t_present & c_present
+            z_values[both] = accum.evaluate(c_values[both], t_values[both])
+        snapshot = (z_present, z_values)
+        z = VectorExpression("assign", (self,), self.dtype, self._size,
+                             lambda mask, opts: snapshot, self.grid)
         self._update(z, mask, None, replace, {})
 
     # ---- element-wise ----
