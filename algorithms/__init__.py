@@ -1,9 +1,23 @@
 """Graph algorithms written with the public gblas2d API only (installed as gblas2d.algorithms).
 
-Each algorithm takes and returns Matrix/Vector objects, runs unchanged at any rank count, and
-imports neither mpi4py nor cupy (tests/semirings/test_layering.py checks this). The algorithms
-themselves (BFS, PageRank, connected components, SSSP, ...) are the work of the Algorithms
-issues and are not here yet.
+Each algorithm takes and returns Matrix/Vector objects and runs unchanged at any rank count. It
+finds its engine from its input, so the same call also runs on python-graphblas objects::
+
+    from gblas2d.algorithms import bfs_levels
+    bfs_levels(gblas2d_matrix, 0)      # distributed over the MPI ranks
+    bfs_levels(graphblas_matrix, 0)    # SuiteSparse:GraphBLAS in this process
+
+None of them imports mpi4py or cupy (tests/semirings/test_layering.py checks this).
 """
 
-__all__ = []
+from .bfs_levels import bfs_levels
+from .bfs_parents import bfs_parents
+from .connected_components import connected_components
+from .pagerank import pagerank
+from .sssp import NegativeCycleError, sssp
+from .validate_bfs_tree import BFSTreeCheck, validate_bfs_tree
+
+__all__ = [
+    "BFSTreeCheck", "NegativeCycleError", "bfs_levels", "bfs_parents", "connected_components",
+    "pagerank", "sssp", "validate_bfs_tree",
+]

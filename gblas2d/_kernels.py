@@ -6,8 +6,9 @@ A block is stored both ways: CSR (rows -> columns) and CSC (columns -> rows). A 
 * pull: each wanted output gathers over its own storage row (``out_ptr``/``out_ind``), keeping
   the entries whose input is present; cost = edges of the wanted outputs.
 * push: each present input scatters along its storage row in the other orientation
-  (``in_ptr``/``in_ind``), then products are reduced by output with one sort; cost = edges of
-  the present inputs plus the sort.
+  (``in_ptr``/``in_ind``), then products are reduced by output: into a dense scratch array with
+  ``ufunc.at`` when the monoid has a ufunc and the products are many, else with one sort; cost =
+  edges of the present inputs plus the reduction.
 
 For ``mxv`` the outputs are the block's rows (pull reads CSR, push reads CSC); for ``vxm`` they
 are its columns (pull reads CSC, push reads CSR).
@@ -15,7 +16,9 @@ are its columns (pull reads CSC, push reads CSR).
 
 import numpy as np
 
-__all__ = ["expand_rows", "reduce_sorted", "reduce_by_key", "spmv", "spgemm"]
+from .semirings.dtypes import lookup_dtype
+
+__all__ = ["expand_rows", "reduce_sorted", "reduce_by_key", "reduce_scattered", "spmv", "spgemm"]
 
 
 def expand_rows(indptr, rows):
@@ -41,6 +44,22 @@ def reduce_by_key(keys, vals, monoid):
     """Sort by ``keys`` (stably) and reduce duplicates with ``monoid``."""
     order = np.argsort(keys, kind="stable")
     return reduce_sorted(keys[order], vals[order], monoid)
+
+
+def reduce_scattered(keys, vals, monoid, size):
+    """``reduce_by_key`` for keys in ``[0, size)``. Many products with a ufunc monoid fold into
+    a dense scratch array with ``ufunc.at``, in input order as the stable sort would, without
+    the sort's O(k log k); few products keep the sort, which costs nothing per output."""
+    if monoid.ufunc is None or monoid.is_any or len(keys) * 16 < size:
+        return reduce_by_key(keys, vals, monoid)
+    t = monoid.output_type(lookup_dtype(vals.dtype))
+    dense = np.full(size, monoid.identity(t), dtype=t.np_type)
+    with np.errstate(all="ignore"):
+        monoid.ufunc.at(dense, keys, vals.astype(t.np_type, copy=False))
+    hit = np.zeros(size, dtype=bool)
+    hit[keys] = True
+    idx = np.flatnonzero(hit)
+    return idx, dense[idx]
 
 
 def _multiply(semiring, a_vals, x_vals, out_g, in_g, x_first):
@@ -117,7 +136,7 @@ def spmv(block, x_idx, x_vals, x_present, semiring, *, orient, x_first, directio
     inp = x_idx[owner]
     prod = _multiply(semiring, in_val[pos], x_vals[owner], lambda: out + out_offset,
                      lambda: inp + in_offset, x_first)
-    return reduce_by_key(out, prod, monoid)
+    return reduce_scattered(out, prod, monoid, len(out_ptr) - 1)
 
 
 def spgemm(a_ptr, a_ind, a_val, b_ptr, b_ind, b_val, semiring, *, a_row_offset, inner_offset):

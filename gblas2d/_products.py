@@ -63,12 +63,23 @@ def _count_bytes():
     return {g: s.bytes(g) for g in ("row", "col", "world")}
 
 
-def _fast_plus_times(semiring, a_dtype, x_dtype):
+def _scipy_operand(semiring, a_dtype, x_dtype, x_first):
+    """Which matrix scipy's compiled CSR product can use for this semiring, or None.
+
+    plus_times multiplies by A's values; plus_first / plus_second that keep x's value (the
+    PageRank and label-sum products) multiply by A's pattern. Integer types other than 64-bit
+    keep the generic kernel, whose overflow follows SuiteSparse's.
+    """
     op = semiring.binaryop
-    if semiring.name != "plus_times" or op.index_aware:
-        return False
+    if semiring.monoid.name != "plus" or op.index_aware:
+        return None
     t = op.input_type(a_dtype, x_dtype)
-    return t == a_dtype and t == x_dtype and t.np_type.kind in "fiu"
+    if op.name == "times" and t == a_dtype and t == x_dtype and t.np_type.kind in "fiu":
+        return "values"
+    keeps_x = op.name == ("first" if x_first else "second")
+    if keeps_x and (t.np_type.kind == "f" or t.np_type.itemsize == 8 and t.np_type.kind in "iu"):
+        return "pattern"
+    return None
 
 
 def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
@@ -108,9 +119,12 @@ def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
 
     failure = None
     try:
-        if direction == "pull" and allowed is None and \
-                _fast_plus_times(semiring, A.dtype, x.dtype):
-            out_idx, out_vals = _plus_times_scipy(block, x_idx, x_vals, x_present, orient)
+        operand = _scipy_operand(semiring, A.dtype, x.dtype, x_first) \
+            if direction == "pull" and allowed is None else None
+        if operand is not None:
+            out_idx, out_vals = _pull_scipy(block, operand, x_idx,
+                                            x_vals.astype(out_type.np_type, copy=False),
+                                            x_present, orient)
         else:
             out_idx, out_vals = spmv(block, x_idx, x_vals, x_present, semiring, orient=orient,
                                      x_first=x_first,
@@ -143,9 +157,12 @@ def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
     return present, values
 
 
-def _plus_times_scipy(block, x_idx, x_vals, x_present, orient):
-    """Pull with scipy's compiled CSR kernel for the common plus_times case."""
-    mat = block.scipy_csr() if orient == "mxv" else block.scipy_csr().T
+def _pull_scipy(block, operand, x_idx, x_vals, x_present, orient):
+    """Pull with scipy's compiled CSR kernel (``operand``: see ``_scipy_operand``)."""
+    if operand == "pattern":
+        mat = block.scipy_pattern(orient)
+    else:
+        mat = block.scipy_csr() if orient == "mxv" else block.scipy_csr().T
     x_dense = np.zeros(len(x_present), dtype=x_vals.dtype)
     x_dense[x_idx] = x_vals
     y = mat @ x_dense

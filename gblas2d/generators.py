@@ -18,12 +18,13 @@ from .grid import default_grid
 from .matrix import Matrix
 from .semirings import binary
 
-__all__ = ["CHUNK", "erdos_renyi", "erdos_renyi_edges", "rmat", "rmat_edges",
+__all__ = ["CHUNK", "erdos_renyi", "erdos_renyi_edges", "grid_graph", "rmat", "rmat_edges",
            "vertex_permutation"]
 
 CHUNK = 1 << 16
 _PERM_KEY = 1 << 31
 _ER_KEY = (1 << 31) + 1
+_GRID_KEY = (1 << 31) + 2
 
 
 def _chunk_range(nedges, part, nparts):
@@ -277,3 +278,84 @@ def erdos_renyi(n, nedges, *, seed=0, symmetric=False, weights=None, dtype="FP64
     src, dst, w = _er_chunks(n, nedges, _check_seed(seed), grid.rank, grid.nprocs,
                              with_weights)
     return _build(int(n), src, dst, w, symmetric, dtype, grid, name)
+
+
+def _mesh_edges(e, nrows, ncols, diagonal):
+    """Endpoints (src < dst) of mesh edges numbered ``e``: first the right edges (r, c)-(r, c+1)
+    row by row, then the down edges (r, c)-(r+1, c), then with ``diagonal`` the down-right
+    (r, c)-(r+1, c+1) and the down-left (r, c)-(r+1, c-1) ones; vertex (r, c) is r*ncols + c."""
+    counts = _mesh_counts(nrows, ncols, diagonal)
+    starts = np.concatenate([[0], np.cumsum(counts)])
+    kind = np.searchsorted(starts, e, side="right") - 1
+    t = e - starts[kind]
+    # edges of one kind are laid out row by row, this many to a row
+    per_row = np.array([ncols - 1, ncols, ncols - 1, ncols - 1])[kind]
+    r, c = np.divmod(t, np.maximum(per_row, 1))
+    # down-left edges start from column 1
+    c = c + (kind == 3)
+    src = r * ncols + c
+    return src, src + np.array([1, ncols, ncols + 1, ncols - 1])[kind]
+
+
+def _mesh_counts(nrows, ncols, diagonal):
+    counts = [nrows * max(ncols - 1, 0), max(nrows - 1, 0) * ncols]
+    if diagonal:
+        counts += [max(nrows - 1, 0) * max(ncols - 1, 0)] * 2
+    return counts
+
+
+def _grid_chunks(nrows, ncols, diagonal, seed, part, nparts, with_weights):
+    """(src, dst, weights or None) of ``part``'s chunks of the mesh's edge list; chunk k's
+    weights come from ``default_rng([seed, 2**31 + 2, k])``."""
+    nedges = sum(_mesh_counts(nrows, ncols, diagonal))
+
+    def draw(k, count):
+        rng = np.random.default_rng([seed, _GRID_KEY, k])
+        e = np.arange(k * CHUNK, k * CHUNK + count, dtype=np.int64)
+        return (rng, *_mesh_edges(e, nrows, ncols, diagonal))
+
+    return _chunks(nedges, part, nparts, with_weights, draw)
+
+
+def grid_graph(nrows, ncols, *, diagonal=False, weights=None, seed=0, dtype="FP64", name=None,
+               grid=None):
+    """Collective. The nrows x ncols mesh (a road-like planar graph) as a symmetric adjacency
+    Matrix of ``nrows * ncols`` vertices.
+
+    Vertex ``r * ncols + c`` is joined to its right neighbour ``(r, c+1)`` and the one below,
+    ``(r+1, c)``, in both directions; with ``diagonal`` also to ``(r+1, c+1)`` and
+    ``(r+1, c-1)`` (the king's graph). The undirected edges are numbered (right edges row by
+    row, then down, then the diagonals) and cut into chunks of ``CHUNK``; rank r builds part r
+    of P of them, as ``rmat`` does, so the matrix is the same for any P.
+
+    Parameters
+    ----------
+    nrows, ncols : int
+        Mesh dimensions (non-negative).
+    diagonal : bool, default False
+        Add the two diagonal neighbours (8-neighbour mesh).
+    weights : None or "uniform"
+        None: every entry is 1. "uniform": each undirected edge gets a weight uniform on
+        [0, 1) from its chunk's stream ``default_rng([seed, 2**31 + 2, k])``, shared by its two
+        directions.
+    seed : int, default 0
+    dtype : dtype-like, default "FP64"
+    name : str, optional
+    grid : Grid, optional (the default grid)
+
+    Examples
+    --------
+    >>> A = grid_graph(3, 4)
+    >>> A.shape, A.nvals == 2 * (3 * 3 + 2 * 4)
+    ((12, 12), True)
+    """
+    for what, value in (("nrows", nrows), ("ncols", ncols)):
+        if int(value) != value or value < 0:
+            raise ValueError(f"{what} (={value}) must be a non-negative integer")
+    nrows, ncols = int(nrows), int(ncols)
+    seed = _check_seed(seed)
+    with_weights = _check_weights(weights)
+    grid = grid or default_grid()
+    src, dst, w = _grid_chunks(nrows, ncols, bool(diagonal), seed, grid.rank, grid.nprocs,
+                               with_weights)
+    return _build(nrows * ncols, src, dst, w, True, dtype, grid, name)

@@ -1,15 +1,19 @@
-"""Conversions between gblas2d objects and SciPy / python-graphblas objects.
+"""Conversions between gblas2d objects and SciPy / python-graphblas objects, and files.
 
 The input object must be the same on every rank (each keeps its own part, no communication);
-outputs are built on every rank from a gather.
+outputs are built on every rank from a gather. The file readers and writers (Matrix Market,
+edge lists) live in ``graphio.py``, the binary ``save``/``load`` format in ``binformat.py``.
 """
 
 import numpy as np
 
+from .binformat import load, save
+from .graphio import mmread, mmwrite, read_edgelist
 from .matrix import Matrix
 from .vector import Vector
 
-__all__ = ["from_graphblas", "from_scipy_sparse", "to_graphblas", "to_scipy_sparse"]
+__all__ = ["from_graphblas", "from_scipy_sparse", "load", "mmread", "mmwrite", "read_edgelist",
+           "save", "to_graphblas", "to_scipy_sparse"]
 
 
 def from_scipy_sparse(A, *, dup_op=None, name=None, grid=None):

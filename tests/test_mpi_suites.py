@@ -1,4 +1,5 @@
-"""Run the engine suites under ``mpiexec -n P`` (grids 1x2, 2x2, 2x3), each under a timeout.
+"""Run the engine, algorithm and I/O suites under ``mpiexec -n P`` (grids 1x2, 2x2, 2x3), each
+under a timeout.
 
 A deadlock is a failure, not a hang: the subprocess is killed at the timeout. Each rank runs the
 same pytest session; the distributed tests agree on their verdicts, so every rank passes or
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SUITES = ["tests/engine"]
+SUITES = ["tests/engine", "tests/algorithms", "tests/io"]
 TIMEOUT = int(os.environ.get("GBLAS2D_MPI_TIMEOUT", "420"))
 
 

@@ -72,7 +72,7 @@ def examples(serial, mpi=None):
 
 DETERMINISTIC = ["plus_times", "plus_pair", "min_plus", "max_plus", "min_times", "max_times",
                  "min_first", "min_second", "max_first", "max_second", "any_pair", "lor_land",
-                 "min_secondi", "min_firsti", "bor_band"]
+                 "min_secondi", "min_firsti", "bor_band", "plus_first", "plus_second"]
 # any_* semirings may pick any candidate: compare the structure, and bound the values by the
 # min_* and max_* results (so each value is one of the candidates' range).
 ANY_BOUNDS = {"any_first": ("min_first", "max_first"),

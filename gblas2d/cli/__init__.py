@@ -1,0 +1,156 @@
+"""The ``gblas2d`` command (also ``python -m gblas2d``). Rank 0 prints; every command runs
+unchanged under ``mpiexec -n P``.
+
+    gblas2d                                  the demo job on a generated graph
+    gblas2d run ALGO --graph SPEC [...]      one algorithm on one graph
+    gblas2d graph500 --scale S               the Graph 500 BFS benchmark
+    gblas2d info --graph SPEC                sizes, degrees, blocks per rank and balance
+
+Bad options and missing files give a one-line error and exit code 2 on every rank. Any other
+exception on any rank ends the whole MPI job with its message rather than leaving it hanging.
+"""
+
+import argparse
+import sys
+
+import numpy as np
+
+from ..exceptions import GraphblasException
+from ..grid import Grid, set_default_grid
+
+__all__ = ["main"]
+
+
+def _grid_shape(text):
+    try:
+        r, c = (int(t) for t in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must look like 2x3, got {text!r}") from None
+    return r, c
+
+
+def _parser():
+    from .run import ALGORITHMS
+
+    parser = argparse.ArgumentParser(prog="gblas2d", description=__doc__.split("\n\n")[0])
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--grid", type=_grid_shape, default=None,
+                        help="process grid RxC, e.g. 2x3 (default: the most square)")
+    common.add_argument("--seed", type=int, default=1, help="seed of generated graphs")
+    common.add_argument("--quiet", action="store_true", help="no progress lines")
+    sub = parser.add_subparsers(dest="command")
+    for p in (parser, sub.add_parser("demo", parents=[common], help="the demo job (default)")):
+        p.add_argument("--scale", type=int, default=14, help="log2 of the vertex count")
+        p.add_argument("--edge-factor", type=int, default=16)
+        if p is parser:
+            p.add_argument("--grid", type=_grid_shape, default=None)
+            p.add_argument("--seed", type=int, default=1)
+            p.add_argument("--quiet", action="store_true")
+    run = sub.add_parser("run", parents=[common], help="run one algorithm on one graph")
+    run.add_argument("algorithm", choices=sorted(ALGORITHMS))
+    run.add_argument("--graph", required=True,
+                     help="a file (.mtx, .mtx.gz, .npz, edge list) or kron:SCALE[:EF], "
+                          "er:N:M, grid:R:C")
+    run.add_argument("--source", type=int, default=None,
+                     help="BFS / SSSP source (default: the vertex of largest degree)")
+    run.add_argument("--method", default=None, help="variant of the algorithm")
+    run.add_argument("--damping", type=float, default=0.85)
+    run.add_argument("--tol", type=float, default=1e-4)
+    run.add_argument("--max-iter", type=int, default=100)
+    run.add_argument("--output", default=None,
+                     help="write the result: 'vertex value' lines, or .npz arrays")
+    run.add_argument("--relabel", action="store_true",
+                     help="run on a randomly relabeled graph (load balance); output in the "
+                          "input's labels")
+    run.add_argument("--check", action="store_true",
+                     help="compare with SciPy (graphs up to 131072 vertices)")
+    run.add_argument("--trace", action="store_true",
+                     help="per product: direction, frontier, exchange format, bytes per group")
+    g500 = sub.add_parser("graph500", parents=[common], help="the Graph 500 BFS benchmark")
+    g500.add_argument("--scale", type=int, required=True)
+    g500.add_argument("--edge-factor", type=int, default=16)
+    g500.add_argument("--roots", type=int, default=64)
+    info = sub.add_parser("info", parents=[common], help="describe a graph")
+    info.add_argument("--graph", required=True)
+    return parser
+
+
+def info(args, grid, out, load):
+    from .. import Vector, semiring
+
+    A = load(args.graph)
+    out(f"graph {args.graph}")
+    out(f"  vertices {A.nrows} x {A.ncols}, entries {A.nvals}, dtype {A.dtype.name}")
+    if A.nrows == A.ncols:
+        out(f"  symmetric {A.isequal(A.T.new())}")
+    degree = A.mxv(Vector.from_scalar(1, A.ncols), semiring.plus_pair).new()
+    d = degree.to_dense(0)
+    if len(d):
+        out(f"  out-degree min {d.min()}, mean {d.mean():.2f}, median {np.median(d):g}, "
+            f"max {d.max()}, vertices without out-edges {np.count_nonzero(d == 0)}")
+    row_lo, col_lo, rows, _, _ = A.local_block()
+    blocks = grid.comm.allgather_object((grid.rank, row_lo, col_lo, len(rows)))
+    out(f"  grid {grid.shape[0]}x{grid.shape[1]}: entries per rank")
+    for rank, r0, c0, count in blocks:
+        out(f"    rank {rank}: block at ({r0}, {c0}), {count} entries")
+    counts = np.array([b[3] for b in blocks])
+    if counts.sum():
+        out(f"  balance (max / mean entries per rank) {counts.max() / counts.mean():.3f}")
+    return 0
+
+
+def _abort_on_uncaught(grid):
+    """Under mpiexec, an exception on one rank must end the whole job, not leave it hanging."""
+    if grid.nprocs == 1:
+        return
+    previous = sys.excepthook
+
+    def hook(kind, value, tb):
+        previous(kind, value, tb)
+        sys.stderr.flush()
+        from mpi4py import MPI
+
+        MPI.COMM_WORLD.Abort(1)
+
+    sys.excepthook = hook
+
+
+def main(argv=None):
+    parser = _parser()
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    grid = Grid(shape=args.grid)
+    set_default_grid(grid)
+    _abort_on_uncaught(grid)
+
+    def out(text):
+        if grid.rank == 0:
+            print(text, flush=True)
+
+    from .graphs import SpecError, load_graph
+    from .progress import Progress
+
+    show_progress = grid.rank == 0 and not args.quiet
+
+    def load(spec, *, weighted=False):
+        with Progress(f"loading {spec}", None, show_progress):
+            return load_graph(spec, seed=args.seed, weighted=weighted)
+
+    try:
+        if args.command == "run":
+            from .run import run
+
+            return run(args, grid, out, load)
+        if args.command == "graph500":
+            from .graph500 import graph500
+
+            return graph500(args, grid, out, show_progress)
+        if args.command == "info":
+            return info(args, grid, out, load)
+        from .demo import demo
+
+        return demo(args, grid, out)
+    except (SpecError, FileNotFoundError, GraphblasException, OSError) as exc:
+        # agreed on every rank (the library raises the same error everywhere): a usage error
+        if grid.rank == 0:
+            print(f"gblas2d: error: {exc}", file=sys.stderr, flush=True)
+        return 2

@@ -1,0 +1,139 @@
+"""The ``gblas2d`` command end to end, as a user runs it: one process and ``mpiexec -n 4``.
+
+Each case is a subprocess; its exit code, rank 0's output and the files it writes are checked.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.io
+from scipy.sparse import csgraph
+
+ROOT = Path(__file__).resolve().parents[2]
+KARATE = ROOT / "tests/data/lagraph/karate.mtx"
+MANGLED = ROOT / "tests/data/lagraph/mangled3.mtx"
+ENV = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
+ENV.pop("GBLAS2D_GRID", None)
+ENV.pop("GBLAS2D_TEST_MPI", None)
+
+
+def gblas2d(*args, nprocs=1, timeout=240):
+    cmd = [sys.executable, "-m", "gblas2d", *map(str, args)]
+    if nprocs > 1:
+        mpiexec = shutil.which("mpiexec", path=str(Path(sys.executable).parent)) or \
+            shutil.which("mpiexec")
+        assert mpiexec, "mpiexec not found: install the 'mpich' extra"
+        cmd = [mpiexec, "-n", str(nprocs), *cmd]
+    return subprocess.run(cmd, cwd=ROOT, env=ENV, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def read_result(path):
+    data = np.loadtxt(path, ndmin=2)
+    return data[:, 0].astype(np.int64), data[:, 1]
+
+
+@pytest.mark.parametrize("nprocs", [1, 4])
+def test_run_writes_checked_results(tmp_path, nprocs):
+    out = tmp_path / "levels.tsv"
+    done = gblas2d("run", "bfs_levels", "--graph", KARATE, "--source", 0, "--check",
+                   "--trace", "--output", out, nprocs=nprocs)
+    assert done.returncode == 0, done.stderr
+    assert "check: OK" in done.stdout
+    M = scipy.io.mmread(KARATE)
+    want = csgraph.shortest_path(M, unweighted=True, indices=0)
+    # --trace prints one row per level's product (the last finds nothing), once: rank 0 only
+    assert done.stdout.count("any_pair") == want.max() + 1
+    idx, levels = read_result(out)
+    np.testing.assert_array_equal(idx, np.arange(34))
+    np.testing.assert_array_equal(levels, want)
+    # the temporary file was renamed over the target, nothing else is left
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["levels.tsv"]
+
+
+@pytest.mark.parametrize("algorithm,options", [
+    ("bfs_parents", []), ("pagerank", ["--method", "gap"]),
+    ("connected_components", ["--method", "label_propagation"]),
+    ("sssp", ["--method", "delta_stepping"]),
+])
+def test_every_algorithm_checks_out_on_a_generated_graph(algorithm, options):
+    done = gblas2d("run", algorithm, "--graph", "kron:9:8", *options, "--check")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "check: OK" in done.stdout
+
+
+def test_components_of_a_mesh_at_four_ranks():
+    done = gblas2d("run", "connected_components", "--graph", "grid:12:9", "--check", nprocs=4)
+    assert done.returncode == 0, done.stderr
+    assert "1 components, the largest has 108 vertices" in done.stdout
+    assert "check: OK" in done.stdout
+    assert done.stdout.count("connected_components:") == 1
+
+
+@pytest.mark.parametrize("nprocs", [1, 4])
+def test_graph500_passes_validation(nprocs):
+    done = gblas2d("graph500", "--scale", 8, "--roots", 4, "--quiet", nprocs=nprocs)
+    assert done.returncode == 0, done.stdout + done.stderr
+    fields = dict(line.split(":", 1) for line in done.stdout.splitlines() if ":" in line)
+    assert int(fields["NBFS"]) == 4
+    assert int(fields["num_mpi_processes"]) == nprocs
+    assert float(fields["bfs_harmonic_mean_TEPS"]) > 0
+    assert "validation: 4 of 4 trees passed" in done.stdout
+
+
+def test_info_reports_blocks_per_rank():
+    done = gblas2d("info", "--graph", KARATE, "--grid", "2x2", nprocs=4)
+    assert done.returncode == 0, done.stderr
+    assert "vertices 34 x 34, entries 156" in done.stdout
+    assert "symmetric True" in done.stdout
+    counts = [int(line.rsplit(",", 1)[1].split()[0]) for line in done.stdout.splitlines()
+              if line.strip().startswith("rank ")]
+    assert len(counts) == 4 and sum(counts) == 156
+
+
+@pytest.mark.parametrize("args,message", [
+    (["run", "bfs_levels", "--graph", "missing.mtx"], "graph file not found: missing.mtx"),
+    (["run", "bfs_levels", "--graph", "kron:x"], "must be integers"),
+    (["run", "bfs_levels", "--graph", "kron:6", "--source", 999], "out of range"),
+    (["run", "pagerank", "--graph", "kron:6", "--method", "fastsv"], "not a method"),
+    (["run", "bfs_levels", "--graph", MANGLED], "mangled3.mtx"),
+    (["run", "nosuch", "--graph", "kron:6"], "invalid choice"),
+    (["run", "bfs_levels", "--graph", "kron:6", "--grid", "2by2"], "must look like 2x3"),
+])
+def test_bad_input_is_one_line_and_exit_code_2(args, message):
+    done = gblas2d(*args)
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_bad_input_under_mpiexec_exits_2_on_every_rank():
+    done = gblas2d("run", "bfs_levels", "--graph", MANGLED, nprocs=4)
+    assert done.returncode == 2
+    # only rank 0 prints the error
+    assert done.stderr.count("gblas2d: error:") == 1
+
+
+def test_write_failure_is_reported():
+    done = gblas2d("run", "bfs_levels", "--graph", "kron:6", "--output", "/nonexistent/x.tsv")
+    assert done.returncode == 2
+    assert "cannot write /nonexistent/x.tsv" in done.stderr
+
+
+@pytest.mark.parametrize("algorithm", ["bfs_parents", "connected_components"])
+def test_relabeled_run_answers_in_the_input_labels(tmp_path, algorithm):
+    plain, relabeled = tmp_path / "plain.tsv", tmp_path / "relabeled.tsv"
+    for out, extra in ((plain, []), (relabeled, ["--relabel"])):
+        done = gblas2d("run", algorithm, "--graph", "grid:9:7", "--source", 5, "--check",
+                       "--output", out, *extra, nprocs=4)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "check: OK" in done.stdout
+    # components are labelled by their smallest input id either way; parent trees may differ
+    # (ties go to the smallest id in the relabeled graph) but both passed validation above
+    if algorithm == "connected_components":
+        np.testing.assert_array_equal(read_result(plain)[1], read_result(relabeled)[1])

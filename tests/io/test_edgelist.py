@@ -1,0 +1,135 @@
+"""Edge lists: 0- and 1-based ids, comments, weights, symmetric graphs and repeats, against
+networkx's reader; every bad line rejected with its line number on every rank.
+
+Rank 0 writes each file into a directory every rank agrees on; every rank then reads it.
+"""
+
+import gzip
+
+import networkx as nx
+import numpy as np
+import pytest
+from _io_helpers import agreed, assert_agreed, grid, same_entries
+
+from gblas2d.exceptions import IndexOutOfBound, InvalidValue
+from gblas2d.io import read_edgelist
+
+
+def write(directory, name, text):
+    """Collective. Rank 0 writes ``text`` (gzipped for a .gz name); every rank gets the path."""
+    path = directory / name
+    if grid().rank == 0:
+        data = text.encode()
+        path.write_bytes(gzip.compress(data) if name.endswith(".gz") else data)
+    grid().comm.barrier()
+    return path
+
+
+SNAP = """# Directed graph (each unordered pair of nodes is saved once): example.txt
+# FromNodeId\tToNodeId
+0\t1
+0\t2
+% a comment of the other kind
+
+2\t0   # a trailing comment
+3\t3
+"""
+
+
+def test_snap_file_zero_based(shared_dir):
+    A = read_edgelist(write(shared_dir, "snap.txt", SNAP))
+    assert A.shape == (4, 4) and str(A.dtype) == "FP64"
+    assert agreed(same_entries(A, [0, 0, 2, 3], [1, 2, 0, 3], np.ones(4), "FP64"))
+
+
+def test_symmetric_keeps_one_self_loop(shared_dir):
+    A = read_edgelist(write(shared_dir, "snap.txt", SNAP), symmetric=True, dtype="BOOL")
+    # 0-2 is listed both ways: the repeat combines by min
+    assert agreed(same_entries(A, [0, 0, 1, 2, 3], [1, 2, 0, 0, 3], np.ones(5, bool), "BOOL"))
+
+
+def test_one_based_weighted_matches_networkx(shared_dir):
+    rng = np.random.default_rng(5)
+    src, dst = rng.integers(1, 40, 200), rng.integers(1, 40, 200)
+    keys = np.unique(src * 100 + dst)
+    src, dst = keys // 100, keys % 100
+    w = np.round(rng.random(len(src)) * 10, 3)
+    text = "".join(f"{a} {b} {x}\n" for a, b, x in zip(src, dst, w, strict=True))
+    path = write(shared_dir, "weighted.txt.gz", text)
+    A = read_edgelist(path, base=1)
+    G = nx.read_edgelist(path, nodetype=int, data=(("weight", float),),
+                         create_using=nx.DiGraph)
+    r, c, v = zip(*((a - 1, b - 1, d["weight"]) for a, b, d in G.edges(data=True)),
+                  strict=True)
+    assert A.shape == (int(max(src.max(), dst.max())),) * 2
+    assert agreed(same_entries(A, r, c, np.array(v), "FP64"))
+
+
+def test_base_auto_weighted_false_and_nrows(shared_dir):
+    path = write(shared_dir, "auto.txt", "1 2 0.5\n2 3 1.5\n3 1 2\n")
+    A = read_edgelist(path, base="auto", weighted=False, nrows=5, dtype="INT32")
+    assert A.shape == (5, 5)
+    assert agreed(same_entries(A, [0, 1, 2], [1, 2, 0], np.ones(3, np.int32), "INT32"))
+    B = read_edgelist(path, base="auto", dtype="FP32")
+    assert agreed(same_entries(B, [0, 1, 2], [1, 2, 0], np.float32([0.5, 1.5, 2]), "FP32"))
+    zero = write(shared_dir, "zero.txt", "0 1\n")
+    assert read_edgelist(zero, base="auto").shape == (2, 2)
+
+
+def test_repeats_combine_or_fail(shared_dir):
+    path = write(shared_dir, "repeats.txt", "0 1 5\n0 1 2\n1 0 7\n")
+    A = read_edgelist(path)
+    assert agreed(same_entries(A, [0, 1], [1, 0], [2.0, 7.0], "FP64"))
+    with pytest.raises(InvalidValue, match="repeated edges") as exc:
+        read_edgelist(path, dup_op=None)
+    assert_agreed(exc, InvalidValue)
+    assert str(exc.value).startswith(str(path))
+
+
+def test_empty_file_is_an_empty_graph(shared_dir):
+    A = read_edgelist(write(shared_dir, "empty.txt", "# nothing\n\n"))
+    assert A.shape == (0, 0) and A.nvals == 0
+    B = read_edgelist(write(shared_dir, "empty2.txt", ""), nrows=3)
+    assert B.shape == (3, 3) and B.nvals == 0
+
+
+# Each bad file, the reading options, and the error its line gets.
+BAD = [
+    ("0 1\n1 2 3\n", {}, InvalidValue, "line 2: 3 columns where the first edge line has 2"),
+    ("0 1 1.0\n# c\n1 2\n", {}, InvalidValue, "line 3: 2 columns where the first edge line"),
+    ("0 1\n1 x\n", {}, InvalidValue, "line 2: vertex id 'x' is not an integer"),
+    ("0 1\n1.5 2\n", {}, InvalidValue, "line 2: vertex id '1.5' is not an integer"),
+    ("0 1 2\n1 2 abc\n", {}, InvalidValue, "line 2: column 3 'abc' is not a number"),
+    ("0 1\n\n-2 3\n", {}, InvalidValue, "line 3: negative vertex id -2"),
+    ("1 2\n0 2\n", {"base": 1}, InvalidValue, "line 2: vertex id 0 with base=1"),
+    ("1 2\n2 5\n", {"nrows": 4}, IndexOutOfBound, "line 2: vertex id 5 is out of range"),
+    ("1 2\n2 4\n", {"base": 1, "nrows": 3}, IndexOutOfBound, "line 2: vertex id 4 is out of"),
+    ("# one id\n5\n", {}, InvalidValue, "line 2: an edge needs two vertex ids"),
+    ("0 1\n", {"weighted": True}, InvalidValue, "line 1: weighted=True needs a third column"),
+    ("0 99999999999999999999\n", {}, InvalidValue, "does not fit in int64"),
+]
+
+
+@pytest.mark.parametrize("k", range(len(BAD)))
+def test_bad_line_is_rejected_on_every_rank(shared_dir, k):
+    text, options, cls, problem = BAD[k]
+    path = write(shared_dir, f"bad{k}.txt", text)
+    with pytest.raises(cls) as exc:
+        read_edgelist(path, **options)
+    assert_agreed(exc, cls)
+    assert str(exc.value).startswith(f"{path}: ")
+    assert problem in str(exc.value)
+
+
+def test_missing_file_and_bad_options(shared_dir):
+    with pytest.raises(FileNotFoundError) as exc:
+        read_edgelist(shared_dir / "none.txt")
+    assert_agreed(exc, FileNotFoundError)
+    assert str(exc.value) == f"{shared_dir / 'none.txt'}: No such file or directory"
+    path = write(shared_dir, "ok.txt", "0 1\n")
+    for options, cls in (({"base": 2}, ValueError), ({"base": True}, ValueError),
+                         ({"weighted": "yes"}, ValueError), ({"nrows": -1}, ValueError),
+                         ({"comments": None}, TypeError), ({"dtype": "complex"}, ValueError)):
+        with pytest.raises(cls) as exc:
+            read_edgelist(path, **options)
+        assert_agreed(exc, cls)
