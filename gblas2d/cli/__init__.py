@@ -15,7 +15,8 @@ import sys
 
 import numpy as np
 
-from ..exceptions import GraphblasException
+from ..algorithms import NegativeCycleError
+from ..exceptions import ConvergenceFailure, GraphblasException
 from ..grid import Grid, set_default_grid
 
 __all__ = ["main"]
@@ -27,6 +28,13 @@ def _grid_shape(text):
     except ValueError:
         raise argparse.ArgumentTypeError(f"must look like 2x3, got {text!r}") from None
     return r, c
+
+
+def _positive(text):
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
 
 
 def _parser():
@@ -57,6 +65,8 @@ def _parser():
     run.add_argument("--damping", type=float, default=0.85)
     run.add_argument("--tol", type=float, default=1e-4)
     run.add_argument("--max-iter", type=int, default=100)
+    run.add_argument("--delta", type=float, default=None,
+                     help="delta-stepping bucket width (default: the mean edge weight)")
     run.add_argument("--output", default=None,
                      help="write the result: 'vertex value' lines, or .npz arrays")
     run.add_argument("--relabel", action="store_true",
@@ -69,7 +79,7 @@ def _parser():
     g500 = sub.add_parser("graph500", parents=[common], help="the Graph 500 BFS benchmark")
     g500.add_argument("--scale", type=int, required=True)
     g500.add_argument("--edge-factor", type=int, default=16)
-    g500.add_argument("--roots", type=int, default=64)
+    g500.add_argument("--roots", type=_positive, default=64)
     info = sub.add_parser("info", parents=[common], help="describe a graph")
     info.add_argument("--graph", required=True)
     return parser
@@ -118,7 +128,11 @@ def _abort_on_uncaught(grid):
 def main(argv=None):
     parser = _parser()
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    grid = Grid(shape=args.grid)
+    try:
+        grid = Grid(shape=args.grid)
+    except ValueError as exc:
+        # the process count is the same on every rank, so every rank fails here alike
+        parser.error(f"--grid: {exc}")
     set_default_grid(grid)
     _abort_on_uncaught(grid)
 
@@ -149,6 +163,11 @@ def main(argv=None):
         from .demo import demo
 
         return demo(args, grid, out)
+    except (ConvergenceFailure, NegativeCycleError) as exc:
+        # the input was fine; the algorithm's answer is that there is no answer
+        if grid.rank == 0:
+            print(f"gblas2d: {exc}", file=sys.stderr, flush=True)
+        return 1
     except (SpecError, FileNotFoundError, GraphblasException, OSError) as exc:
         # agreed on every rank (the library raises the same error everywhere): a usage error
         if grid.rank == 0:

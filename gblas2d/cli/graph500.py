@@ -11,6 +11,7 @@ import time
 import numpy as np
 
 from .. import Vector, generators, semiring
+from ..exceptions import InvalidValue
 from .progress import Progress
 
 
@@ -35,6 +36,9 @@ def graph500(args, grid, out, show_progress):
     # degree = A plus.pair 1
     degree = A.mxv(Vector.from_scalar(1, n), semiring.plus_pair).new()
     candidates = degree.to_coo()[0]
+    if len(candidates) == 0:
+        raise InvalidValue(f"the scale-{args.scale} graph has no vertex with an edge to search "
+                           "from")
     rng = np.random.default_rng(args.seed)
     roots = rng.choice(candidates, size=min(args.roots, len(candidates)), replace=False)
     times, nedges, failed = [], [], []

@@ -27,6 +27,16 @@ def _ints(spec, parts, names):
 def load_graph(spec, *, seed=0, weighted=False):
     """Collective. The Matrix named by ``spec``; generated graphs get uniform [0, 1) weights
     when ``weighted`` (for shortest paths), else every entry is 1."""
+    try:
+        return _load(spec, seed, weighted)
+    except ValueError as exc:
+        if isinstance(exc, SpecError):
+            raise
+        # a generator's own argument check (er:0:5): the same on every rank
+        raise SpecError(f"graph {spec!r}: {exc}") from None
+
+
+def _load(spec, seed, weighted):
     weights = "uniform" if weighted else None
     kind, _, rest = spec.partition(":")
     parts = rest.split(":") if rest else []

@@ -45,7 +45,7 @@ def call(name, A, source, args):
     if name == "connected_components":
         return algorithms.connected_components(A, method)
     if name == "sssp":
-        return algorithms.sssp(A, source, method)
+        return algorithms.sssp(A, source, method, delta=args.delta)
     return getattr(algorithms, name)(A, source)
 
 
@@ -159,6 +159,9 @@ def run(args, grid, out, load):
         raise InvalidValue(f"--method {args.method!r} is not a method of {name} "
                            f"(choices: {choices})")
     A = load(args.graph, weighted=weighted)
+    if weighted and A.dtype.name == "BOOL":
+        # a pattern file: every edge weighs one
+        A = A.dup(dtype="INT64")
     out(f"graph {args.graph}: n={A.nrows}, nvals={A.nvals}, grid {grid.shape[0]}x"
         f"{grid.shape[1]}")
     source = None

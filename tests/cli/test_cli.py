@@ -104,6 +104,10 @@ def test_info_reports_blocks_per_rank():
     (["run", "bfs_levels", "--graph", MANGLED], "mangled3.mtx"),
     (["run", "nosuch", "--graph", "kron:6"], "invalid choice"),
     (["run", "bfs_levels", "--graph", "kron:6", "--grid", "2by2"], "must look like 2x3"),
+    (["run", "bfs_levels", "--graph", "kron:6", "--grid", "2x2"], "does not match 1 processes"),
+    (["run", "bfs_levels", "--graph", "er:0:5"], "n (=0) must be >= 1"),
+    (["graph500", "--scale", 5, "--roots", 0], "must be at least 1"),
+    (["graph500", "--scale", 0], "no vertex with an edge"),
 ])
 def test_bad_input_is_one_line_and_exit_code_2(args, message):
     done = gblas2d(*args)
@@ -137,3 +141,16 @@ def test_relabeled_run_answers_in_the_input_labels(tmp_path, algorithm):
     # (ties go to the smallest id in the relabeled graph) but both passed validation above
     if algorithm == "connected_components":
         np.testing.assert_array_equal(read_result(plain)[1], read_result(relabeled)[1])
+
+
+def test_an_algorithm_without_an_answer_exits_1():
+    done = gblas2d("run", "pagerank", "--graph", "kron:8", "--max-iter", 2)
+    assert done.returncode == 1
+    assert "pagerank did not reach tol=0.0001 in 2 iterations" in done.stderr
+
+
+def test_shortest_paths_on_a_pattern_file_use_unit_weights():
+    done = gblas2d("run", "sssp", "--graph", KARATE, "--source", 0, "--method",
+                   "delta_stepping", "--delta", 2, "--check")
+    assert done.returncode == 0, done.stderr
+    assert "check: OK" in done.stdout
