@@ -25,17 +25,21 @@ prints a table and writes JSON (to a temporary file, then renamed).
 """
 
 import argparse
-import cProfile
-import json
 import os
 import platform
-import pstats
-import resource
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
+from _common import (
+    idle_wait,
+    peak_rss_mib,
+    profile_one,
+    slowest,
+    time_collective,
+    time_local,
+    write_json,
+)
 
 import gblas2d as gb
 from gblas2d import semiring
@@ -59,25 +63,6 @@ def parse_args(argv=None):
     p.add_argument("--profile", action="store_true",
                    help="print rank 0's cProfile of one gblas2d mxv_plus_times")
     return p.parse_args(argv)
-
-
-def peak_rss_mib():
-    """This process's peak resident set size (Linux reports KiB)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
-
-
-def slowest(comm, seconds):
-    """Collective. The largest value of ``seconds`` over the ranks."""
-    return float(comm.allreduce(np.array([seconds], dtype=np.float64), "max")[0])
-
-
-def idle_wait(comm):
-    """Collective. A barrier that sleeps instead of spinning, so a waiting rank frees its core."""
-    if comm.size == 1:
-        return
-    request = comm.mpi.Ibarrier()
-    while not request.Test():
-        time.sleep(0.005)
 
 
 def inputs(n, seed):
@@ -143,15 +128,7 @@ def time_gblas2d(comm, run, repeat):
     received = int(comm.allreduce(np.array([rec.bytes()], dtype=np.int64), "max")[0])
     sent = int(comm.allreduce(np.array([rec.bytes(direction="sent")], dtype=np.int64),
                               "max")[0])
-    times, cpu_max, cpu_sum = [], [], []
-    for _ in range(repeat):
-        comm.barrier()
-        start, cpu = time.perf_counter(), time.process_time()
-        run()
-        cpu = time.process_time() - cpu
-        times.append(slowest(comm, time.perf_counter() - start))
-        cpu_max.append(slowest(comm, cpu))
-        cpu_sum.append(float(comm.allreduce(np.array([cpu]), "sum")[0]))
+    times, cpu_max, cpu_sum = time_collective(comm, run, repeat)
     idx, vals = result.to_coo()
     return {
         "seconds": min(times), "seconds_all": times, "first_call_seconds": cold,
@@ -161,18 +138,6 @@ def time_gblas2d(comm, run, repeat):
         "expand": sorted({f for e in events for f in e["expand"]}),
         "fold": sorted({f for e in events for f in e["fold"]}),
     }, (idx.astype(np.int64), vals)
-
-
-def time_local(run, repeat):
-    """Best wall seconds, every run's wall seconds, best CPU seconds (all threads)."""
-    run()
-    times, cpus = [], []
-    for _ in range(repeat):
-        start, cpu = time.perf_counter(), time.process_time()
-        run()
-        cpus.append(time.process_time() - cpu)
-        times.append(time.perf_counter() - start)
-    return min(times), times, min(cpus)
 
 
 def graphblas_side(args, n, x_dense, frontier, visited_idx, results):
@@ -196,7 +161,7 @@ def graphblas_side(args, n, x_dense, frontier, visited_idx, results):
     for threads in (default_threads, 1):
         grb.ss.config["nthreads"] = threads
         for name in OPS:
-            best, times, cpu = time_local(products[name], args.repeat)
+            best, times, cpu, _ = time_local(products[name], args.repeat)
             out["ops"].setdefault(name, {})[f"seconds_{threads}t"] = best
             out["ops"][name][f"seconds_all_{threads}t"] = times
             out["ops"][name][f"cpu_seconds_{threads}t"] = cpu
@@ -209,17 +174,6 @@ def graphblas_side(args, n, x_dense, frontier, visited_idx, results):
             and np.allclose(vals.astype(np.float64), mine_vals.astype(np.float64),
                             rtol=1e-9, atol=0.0))
     return out
-
-
-def profile_one(comm, run):
-    """Collective. cProfile of one call on every rank; rank 0 prints its top functions."""
-    profiler = cProfile.Profile()
-    comm.barrier()
-    profiler.enable()
-    run()
-    profiler.disable()
-    if comm.rank == 0:
-        pstats.Stats(profiler, stream=sys.stdout).sort_stats("cumulative").print_stats(25)
 
 
 def table(report):
@@ -245,13 +199,6 @@ def table(report):
             f"{op['edges_per_second']:>13.3g}"
             f"{op['bytes_received_max'] / 2**20:>10.2f}  {','.join(op['directions'])}")
     return "\n".join(lines)
-
-
-def write_json(path, report):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(report, indent=1) + "\n")
-    os.replace(tmp, path)
 
 
 def main(argv=None):

@@ -47,15 +47,22 @@ def reduce_by_key(keys, vals, monoid):
 
 
 def reduce_scattered(keys, vals, monoid, size):
-    """``reduce_by_key`` for keys in ``[0, size)``. Many products with a ufunc monoid fold into
-    a dense scratch array with ``ufunc.at``, in input order as the stable sort would, without
-    the sort's O(k log k); few products keep the sort, which costs nothing per output."""
-    if monoid.ufunc is None or monoid.is_any or len(keys) * 16 < size:
+    """``reduce_by_key`` for keys in ``[0, size)``. Many products with a ufunc (or ``any``)
+    monoid fold into a dense scratch array with ``ufunc.at``, in input order as the stable sort
+    would, without the sort's O(k log k); few products keep the sort, which costs nothing per
+    output."""
+    if (monoid.ufunc is None and not monoid.is_any) or len(keys) * 16 < size:
         return reduce_by_key(keys, vals, monoid)
     t = monoid.output_type(lookup_dtype(vals.dtype))
-    dense = np.full(size, monoid.identity(t), dtype=t.np_type)
-    with np.errstate(all="ignore"):
-        monoid.ufunc.at(dense, keys, vals.astype(t.np_type, copy=False))
+    vals = vals.astype(t.np_type, copy=False)
+    if monoid.is_any:
+        # any candidate will do: the last one written to each position
+        dense = np.empty(size, dtype=t.np_type)
+        dense[keys] = vals
+    else:
+        dense = np.full(size, monoid.identity(t), dtype=t.np_type)
+        with np.errstate(all="ignore"):
+            monoid.ufunc.at(dense, keys, vals)
     hit = np.zeros(size, dtype=bool)
     hit[keys] = True
     idx = np.flatnonzero(hit)
