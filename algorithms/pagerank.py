@@ -88,9 +88,9 @@ def pagerank(A, damping=0.85, tol=1e-4, max_iter=100, *, variant="graphalytics")
     for _ in range(int(max_iter)):
         # w = r ./ (d_out / d)
         w << r.ewise_mult(scaled_out, ns.binary.truediv)
-        # dangling = sum(r) - sum(r<d_out>), the second sum 0 when no vertex has an out-edge
-        dangling = 0.0 if variant == "gap" else r.reduce().value - r.ewise_mult(
-            out_degree, ns.binary.first).new().reduce(allow_empty=False).value
+        # dangling = sum(r<!d_out>), 0 when every vertex has an out-edge
+        dangling = 0.0 if variant == "gap" else r.dup(mask=~out_degree.S).reduce(
+            allow_empty=False).value
         # r' = (1 - d)/n + d/n * dangling
         r_next = ns.Vector.from_scalar((1 - damping + damping * dangling) / n, n, fp64)
         # r' += w plus.first A

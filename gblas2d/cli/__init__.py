@@ -86,15 +86,14 @@ def _parser():
 
 
 def info(args, grid, out, load):
-    from .. import Vector, semiring
+    from .run import out_degree
 
     A = load(args.graph)
     out(f"graph {args.graph}")
     out(f"  vertices {A.nrows} x {A.ncols}, entries {A.nvals}, dtype {A.dtype.name}")
     if A.nrows == A.ncols:
         out(f"  symmetric {A.isequal(A.T.new())}")
-    degree = A.mxv(Vector.from_scalar(1, A.ncols), semiring.plus_pair).new()
-    d = degree.to_dense(0)
+    d = out_degree(A).to_dense(0)
     if len(d):
         out(f"  out-degree min {d.min()}, mean {d.mean():.2f}, median {np.median(d):g}, "
             f"max {d.max()}, vertices without out-edges {np.count_nonzero(d == 0)}")

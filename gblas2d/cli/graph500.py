@@ -10,9 +10,10 @@ import time
 
 import numpy as np
 
-from .. import Vector, generators, semiring
+from .. import generators
 from ..exceptions import InvalidValue
 from .progress import Progress
+from .run import out_degree
 
 
 def _quartiles(values):
@@ -32,9 +33,7 @@ def graph500(args, grid, out, show_progress):
     with Progress("generating", None, show_progress):
         A = generators.rmat(args.scale, args.edge_factor, seed=args.seed, symmetric=True)
     generation = _slowest(grid, time.perf_counter() - start)
-    n = A.nrows
-    # degree = A plus.pair 1
-    degree = A.mxv(Vector.from_scalar(1, n), semiring.plus_pair).new()
+    degree = out_degree(A)
     candidates = degree.to_coo()[0]
     if len(candidates) == 0:
         raise InvalidValue(f"the scale-{args.scale} graph has no vertex with an edge to search "

@@ -1,8 +1,6 @@
 """``gblas2d run ALGO --graph SPEC``: one algorithm on one graph, optionally checked against
 SciPy, traced, and written to a file."""
 
-import os
-import tempfile
 import time
 from pathlib import Path
 
@@ -10,6 +8,7 @@ import numpy as np
 
 from .. import io, trace
 from ..exceptions import InvalidValue
+from ..graphio import _on_root, _write_atomically
 
 # name -> (needs a source, needs weights, method choices)
 ALGORITHMS = {
@@ -22,12 +21,17 @@ ALGORITHMS = {
 CHECK_LIMIT = 1 << 17
 
 
+def out_degree(A):
+    """Collective. The out-degree of every vertex with an out-edge: A plus.pair 1."""
+    from .. import Vector, semiring
+
+    return A.mxv(Vector.from_scalar(1, A.ncols), semiring.plus_pair).new()
+
+
 def default_source(A):
     """Collective. The vertex of largest out-degree (the smallest such id): a source that
     reaches much of the graph, the same on every run."""
-    from .. import Vector, semiring
-
-    degree = A.mxv(Vector.from_scalar(1, A.ncols), semiring.plus_pair).new()
+    degree = out_degree(A)
     if degree.nvals == 0:
         return 0
     top = degree.reduce("max").new().value
@@ -74,8 +78,8 @@ def check(name, A, source, result, args):
     got = result.to_dense(np.nan, dtype=np.float64)
     if name in ("bfs_levels", "bfs_parents", "sssp"):
         if name == "sssp":
-            method = "bellman_ford" if (M.data < 0).any() else "dijkstra"
-            want = csgraph.shortest_path(M, method=method[0].upper(), indices=source)
+            method = "BF" if (M.data < 0).any() else "D"
+            want = csgraph.shortest_path(M, method=method, indices=source)
         else:
             want = csgraph.shortest_path(M, unweighted=True, indices=source)
         if name == "bfs_parents":
@@ -122,22 +126,22 @@ def write_result(path, result, grid):
     """Collective. Rank 0 writes ``vertex value`` lines (or ``.npz`` arrays) atomically: a
     temporary file in the same directory, renamed over the target when complete."""
     idx, vals = result.to_coo()
-    failure = None
-    if grid.rank == 0:
-        path = Path(path)
+
+    def write(f):
+        if Path(path).suffix == ".npz":
+            np.savez(f, indices=idx, values=vals)
+        elif vals.dtype.kind == "f":
+            np.savetxt(f, np.column_stack([idx, vals]), fmt="%d\t%.17g")
+        else:
+            np.savetxt(f, np.column_stack([idx, vals]).astype(np.int64), fmt="%d\t%d")
+
+    def work():
         try:
-            fd, tmp = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.")
-            with os.fdopen(fd, "wb") as f:
-                if path.suffix == ".npz":
-                    np.savez(f, indices=idx, values=vals)
-                else:
-                    fmt = "%d\t%.17g" if vals.dtype.kind == "f" else "%d\t%d"
-                    np.savetxt(f, np.column_stack([idx, vals]).astype(
-                        np.float64 if vals.dtype.kind == "f" else np.int64), fmt=fmt)
-            os.replace(tmp, path)
+            _write_atomically(path, write, compress=False)
         except OSError as exc:
-            failure = OSError(f"cannot write {path}: {exc.strerror or exc}")
-    grid.comm.agree(failure)
+            raise type(exc)(f"cannot write {exc}") from exc
+
+    _on_root(grid, work)
 
 
 def trace_table(events):
