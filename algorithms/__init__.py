@@ -10,14 +10,22 @@ finds its engine from its input, so the same call also runs on python-graphblas 
 None of them imports mpi4py or cupy (tests/semirings/test_layering.py checks this).
 """
 
+from .betweenness_centrality import betweenness_centrality
 from .bfs_levels import bfs_levels
 from .bfs_parents import bfs_parents
 from .connected_components import connected_components
+from .fused_bpt import BPTResult, fused_bpt
+from .influence_maximization import InfluenceResult, influence_maximization
+from .label_propagation import label_propagation
+from .max_weight_matching import max_weight_matching
 from .pagerank import pagerank
+from .pointer_jumping import pointer_jumping
 from .sssp import NegativeCycleError, sssp
 from .validate_bfs_tree import BFSTreeCheck, validate_bfs_tree
 
 __all__ = [
-    "BFSTreeCheck", "NegativeCycleError", "bfs_levels", "bfs_parents", "connected_components",
-    "pagerank", "sssp", "validate_bfs_tree",
+    "BFSTreeCheck", "BPTResult", "InfluenceResult", "NegativeCycleError",
+    "betweenness_centrality", "bfs_levels", "bfs_parents", "connected_components", "fused_bpt",
+    "influence_maximization", "label_propagation", "max_weight_matching", "pagerank",
+    "pointer_jumping", "sssp", "validate_bfs_tree",
 ]

@@ -4,10 +4,13 @@ An algorithm asks ``engine(A)`` for the module its input belongs to (the array-A
 ``array_namespace`` idiom) and builds every workspace object from it, so the same lines run on
 gblas2d objects at any rank count and on python-graphblas objects in one process.
 
-Two operations python-graphblas lacks get a fallback here: ``gather`` (``out[k] =
-v[index[k]]``, an extract by an index array there) and ``scatter`` (``out[index[k]] (+)=
-v[k]``, a ``from_coo`` with ``dup_op`` there). Both fallbacks read the index vector into the
-process, which is what python-graphblas does anyway.
+Operations python-graphblas lacks get a fallback here: ``gather`` (``out[k] =
+v[index[k]]``, an extract by an index array there), ``scatter`` (``out[index[k]] (+)=
+v[k]``, a ``from_coo`` with ``dup_op`` there), ``popcount`` (SuiteSparse has GxB_POPCOUNT but
+python-graphblas does not expose it) and ``mxm_indexed`` (a product whose multiply also sees
+the entries' global positions; python-graphblas has no index-aware user multiply). The
+fallbacks read their operands into the process, which is where python-graphblas keeps them
+anyway.
 """
 
 import numbers
@@ -27,7 +30,8 @@ def engine(A):
         return _GBLAS2D
     if type(A).__module__.partition(".")[0] == "graphblas" and hasattr(A, "to_coo"):
         return _graphblas()
-    raise TypeError(f"expected a gblas2d or python-graphblas Matrix, got {type(A).__name__}")
+    raise TypeError(f"expected a gblas2d or python-graphblas Matrix or Vector, got "
+                    f"{type(A).__name__}")
 
 
 def _gblas2d_gather(v, index):
@@ -38,11 +42,22 @@ def _gblas2d_scatter(v, index, size, monoid):
     return v.scatter(index, size, monoid).new()
 
 
+def _gblas2d_popcount(M):
+    return M.apply(gblas2d.unary.popcount).new()
+
+
+def _gblas2d_mxm_indexed(A, B, monoid, func, dtype):
+    multiply = gblas2d.binary.register_anonymous(func, index_aware=True, result=dtype)
+    sr = gblas2d.semiring.register_anonymous(getattr(gblas2d.monoid, monoid), multiply)
+    return A.mxm(B, sr).new()
+
+
 _GBLAS2D = SimpleNamespace(
     name="gblas2d", Vector=gblas2d.Vector, Matrix=gblas2d.Matrix, binary=gblas2d.binary,
     dtypes=gblas2d.dtypes, indexunary=gblas2d.indexunary, monoid=gblas2d.monoid,
     select=gblas2d.select, semiring=gblas2d.semiring, unary=gblas2d.unary,
     min_secondi=gblas2d.semiring.min_secondi, gather=_gblas2d_gather, scatter=_gblas2d_scatter,
+    popcount=_gblas2d_popcount, mxm_indexed=_gblas2d_mxm_indexed,
 )
 
 
@@ -67,6 +82,34 @@ def _graphblas_scatter(v, index, size, monoid):
                             dup_op=monoid.binaryop)
 
 
+def _graphblas_popcount(M):
+    rows, cols, values = M.to_coo()
+    return type(M).from_coo(rows, cols, np.bitwise_count(values).astype(values.dtype),
+                            nrows=M.nrows, ncols=M.ncols)
+
+
+def _graphblas_mxm_indexed(A, B, monoid, func, dtype):
+    """``C(i, j) = (+)_k func(A(i, k), B(k, j), i, k, k, j)`` evaluated with numpy: every
+    product is formed, then products are folded per (i, j) with the gblas2d monoid."""
+    ar, ac, av = A.to_coo()
+    br, bc, bv = B.to_coo()
+    ar, ac = ar.astype(np.int64), ac.astype(np.int64)
+    starts = np.searchsorted(br, np.arange(B.nrows + 1))
+    counts = starts[ac + 1] - starts[ac]
+    which = np.repeat(np.arange(len(ac)), counts)
+    pos = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts) + \
+        np.repeat(starts[ac], counts)
+    i, k, j = ar[which], ac[which], bc[pos].astype(np.int64)
+    products = np.asarray(func(av[which], bv[pos], i, k, k, j)).astype(dtype.np_type)
+    keys = i * B.ncols + j
+    order = np.argsort(keys, kind="stable")
+    keys, products = keys[order], products[order]
+    first = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]]) if len(keys) else keys
+    values = getattr(gblas2d.monoid, monoid).reduceat(products, first)
+    return type(A).from_coo(keys[first] // B.ncols, keys[first] % B.ncols, values,
+                            dtype=dtype.name, nrows=A.nrows, ncols=B.ncols)
+
+
 _GRAPHBLAS = None
 
 
@@ -81,7 +124,8 @@ def _graphblas():
             indexunary=graphblas.indexunary, monoid=graphblas.monoid,
             select=graphblas.select, semiring=graphblas.semiring, unary=graphblas.unary,
             min_secondi=graphblas.semiring.ss.min_secondi, gather=_graphblas_gather,
-            scatter=_graphblas_scatter,
+            scatter=_graphblas_scatter, popcount=_graphblas_popcount,
+            mxm_indexed=_graphblas_mxm_indexed,
         )
     return _GRAPHBLAS
 

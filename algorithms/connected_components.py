@@ -14,16 +14,16 @@ Min-label propagation (``method="label_propagation"``), with a frontier of chang
 It takes O(diameter) iterations, but the tail iterations touch only the edges of vertices whose
 label changed (HPCGraph, SYgraph).
 
-FastSV (``method="fastsv"``) hooks trees onto smaller labels and halves paths with gather and
-scatter, converging in O(log n) iterations::
+FastSV (``method="fastsv"``) hooks trees onto smaller labels and then flattens them with
+pointer jumping, converging in O(log n) iterations. f is a forest of stars at the top of every
+iteration, so f is also each vertex's grandparent::
 
-    f = gp = (0, 1, ..., n-1)
-    repeat until gp does not change:
-        mngp = S min.second gp             smallest grandparent among the neighbours
-        f(f(u)) min= mngp(u)               stochastic hooking (a scatter with min)
-        f min= mngp                        aggressive hooking
-        f min= gp                          shortcutting
-        gp = f(f)                          grandparents (a gather)
+    f = (0, 1, ..., n-1)
+    repeat until f does not change:
+        mngp = S min.second f              smallest grandparent among the neighbours
+        f'(f(u)) min= mngp(u)              stochastic hooking (a scatter with min)
+        f' min= mngp                       aggressive hooking
+        f' = pointer_jumping(f')           shortcutting to the roots (repeated gathers)
 
 References: G. M. Slota, S. Rajamanickam, K. Madduri, "A case study of complex graph analysis in
 distributed memory: implementation and optimization", IPDPS 2016 (HPCGraph); Y. Zhang, A. Azad,
@@ -31,13 +31,15 @@ Z. Hu, "FastSV: a distributed-memory connected component algorithm with fast con
 SIAM PP 2020; LAGraph's LAGr_ConnectedComponents.
 
 Cost per iteration: label propagation, one sparse-frontier mxv (O(edges of the frontier)) and
-O(n/P) element-wise work; FastSV, one dense mxv, one scatter and one gather (each an all-to-all
-of O(n/P) words per rank) and O(n/P) element-wise work.
+O(n/P) element-wise work; FastSV, one dense mxv, one scatter and the gathers of pointer jumping
+(each an all-to-all of O(n/P) words per rank; two suffice once the labels settle) and O(n/P)
+element-wise work.
 """
 
 from gblas2d import exceptions
 
 from ._engine import check_square, engine
+from .pointer_jumping import pointer_jumping
 
 __all__ = ["connected_components"]
 
@@ -94,17 +96,16 @@ def _label_propagation(ns, S, f):
 
 def _fastsv(ns, S, f):
     n = f.size
-    gp = f.dup()
     while True:
-        # mngp = S min.second gp
-        mngp = S.mxv(gp, ns.semiring.min_second).new()
-        # f(f(u)) min= mngp(u)
-        f(accum=ns.binary.min) << ns.scatter(mngp, f, n, ns.monoid.min)
-        # f min= mngp, then f min= gp
-        f(accum=ns.binary.min) << mngp
-        f(accum=ns.binary.min) << gp
-        # gp' = f(f)
-        gp_next = ns.gather(f, f)
-        if gp_next.isequal(gp):
+        # mngp = S min.second f
+        mngp = S.mxv(f, ns.semiring.min_second).new()
+        # f'(f(u)) min= mngp(u)
+        hooked = f.dup()
+        hooked(accum=ns.binary.min) << ns.scatter(mngp, f, n, ns.monoid.min)
+        # f' min= mngp
+        hooked(accum=ns.binary.min) << mngp
+        # f' = the roots of the hooked forest
+        hooked = pointer_jumping(hooked)
+        if hooked.isequal(f):
             return f
-        gp = gp_next
+        f = hooked

@@ -18,7 +18,8 @@ import numpy as np
 
 from .semirings.dtypes import lookup_dtype
 
-__all__ = ["expand_rows", "reduce_sorted", "reduce_by_key", "reduce_scattered", "spmv", "spgemm"]
+__all__ = ["expand_rows", "reduce_sorted", "reduce_by_key", "reduce_scattered", "sorted_isin",
+           "sorted_union", "spmv", "spgemm"]
 
 
 def expand_rows(indptr, rows):
@@ -30,6 +31,21 @@ def expand_rows(indptr, rows):
     pos = np.arange(int(lengths.sum()), dtype=np.int64) + \
         np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
     return pos, owner
+
+
+def sorted_isin(a, b):
+    """Which of the sorted unique keys ``a`` are in the sorted unique keys ``b``: a binary
+    search of each, where ``np.isin`` would hash both arrays (numpy 2.x), several times slower
+    on millions of keys."""
+    if len(b) == 0:
+        return np.zeros(len(a), dtype=bool)
+    pos = np.searchsorted(b, a)
+    return b[np.minimum(pos, len(b) - 1)] == a
+
+
+def sorted_union(a, b):
+    """The sorted union of the sorted unique keys ``a`` and ``b``."""
+    return np.sort(np.concatenate([a, b[~sorted_isin(b, a)]]))
 
 
 def reduce_sorted(keys, vals, monoid):
@@ -162,5 +178,6 @@ def spgemm(a_ptr, a_ind, a_val, b_ptr, b_ind, b_val, semiring, *, a_row_offset, 
     else:
         prod = op.evaluate(a_val[owner], b_val[pos_b])
     ncols = int(cols.max()) + 1 if len(cols) else 1
-    keys, vals = reduce_by_key(rows * ncols + cols, prod, semiring.monoid)
+    keys, vals = reduce_scattered(rows * ncols + cols, prod, semiring.monoid,
+                                  (len(a_ptr) - 1) * ncols)
     return keys // ncols, keys % ncols, vals

@@ -17,10 +17,11 @@ import time
 from contextlib import contextmanager
 
 import numpy as np
+import scipy.sparse as sp
 
 from . import _exchange as ex
 from . import _redistribute as redist
-from ._kernels import reduce_by_key, spgemm, spmv
+from ._kernels import reduce_scattered, spgemm, spmv
 
 __all__ = ["trace", "mxv_compute", "mxm_compute"]
 
@@ -80,6 +81,40 @@ def _scipy_operand(semiring, a_dtype, x_dtype, x_first):
     if keeps_x and (t.np_type.kind == "f" or t.np_type.itemsize == 8 and t.np_type.kind in "iu"):
         return "pattern"
     return None
+
+
+def _spgemm_scipy(a_ptr, a_ind, a_val, b_ptr, b_ind, b_val, semiring, a_dtype, b_dtype):
+    """``spgemm`` by scipy's compiled CSR product for plus_times, plus_first and plus_second
+    (the batched BFS-counting, betweenness and label-counting products), or None.
+
+    scipy drops sums that cancel to zero, which GraphBLAS keeps, so the structure comes from a
+    second product of the patterns (counts, which cannot cancel).
+    """
+    op = semiring.binaryop
+    if semiring.monoid.name != "plus" or op.index_aware or \
+            op.name not in ("times", "first", "second"):
+        return None
+    t = op.input_type(a_dtype, b_dtype).np_type
+    if t.kind != "f" and not (t.kind in "iu" and t.itemsize == 8):
+        return None
+    nrows, ninner = len(a_ptr) - 1, len(b_ptr) - 1
+    ncols = int(b_ind.max()) + 1 if len(b_ind) else 1
+    one_a, one_b = np.ones(len(a_ind), np.float64), np.ones(len(b_ind), np.float64)
+    av = a_val.astype(t, copy=False) if op.name != "second" else one_a.astype(t)
+    bv = b_val.astype(t, copy=False) if op.name != "first" else one_b.astype(t)
+
+    def product(x, y):
+        C = (sp.csr_array((x, a_ind, a_ptr), shape=(nrows, ninner)) @
+             sp.csr_array((y, b_ind, b_ptr), shape=(ninner, ncols))).tocsr()
+        C.sort_indices()
+        return np.repeat(np.arange(nrows, dtype=np.int64), np.diff(C.indptr)), \
+            C.indices.astype(np.int64), C.data
+
+    rows, cols, _ = product(one_a, one_b)
+    v_rows, v_cols, v_vals = product(av, bv)
+    vals = np.zeros(len(rows), dtype=t)
+    vals[np.searchsorted(rows * ncols + cols, v_rows * ncols + v_cols)] = v_vals
+    return rows, cols, vals
 
 
 def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
@@ -201,8 +236,10 @@ def mxm_compute(A, B, semiring, out_type, opts):
         b_ptr = np.zeros(A._block.ncols + 1, dtype=np.int64)
         np.cumsum(np.bincount(inner, minlength=A._block.ncols), out=b_ptr[1:])
         a_ptr, a_ind, a_val = A._block.csr
-        rows, cols, vals = spgemm(a_ptr, a_ind, a_val, b_ptr, b_cols, b_vals, semiring,
-                                  a_row_offset=A._row_lo, inner_offset=A._col_lo)
+        fast = _spgemm_scipy(a_ptr, a_ind, a_val, b_ptr, b_cols, b_vals, semiring, A.dtype,
+                             B.dtype)
+        rows, cols, vals = fast or spgemm(a_ptr, a_ind, a_val, b_ptr, b_cols, b_vals, semiring,
+                                          a_row_offset=A._row_lo, inner_offset=A._col_lo)
         vals = vals.astype(out_type.np_type, copy=False)
     except Exception as exc:  # raised after the collectives below, agreed by the caller
         failure = exc
@@ -222,8 +259,8 @@ def mxm_compute(A, B, semiring, out_type, opts):
     if failure is not None:
         raise failure
     rows, cols, vals = parts
-    keys, vals = reduce_by_key(rows * (col_hi - col_lo) + (cols - col_lo), vals,
-                               semiring.monoid)
+    keys, vals = reduce_scattered(rows * (col_hi - col_lo) + (cols - col_lo), vals,
+                                  semiring.monoid, A._block.nrows * (col_hi - col_lo))
     if _tracers:
         after = _count_bytes()
         _emit({"op": "mxm", "semiring": semiring.name, "direction": "push",

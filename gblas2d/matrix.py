@@ -20,7 +20,7 @@ from ._expr import (
     check_domain,
     ewise_input_types,
 )
-from ._kernels import reduce_sorted
+from ._kernels import reduce_sorted, sorted_isin, sorted_union
 from .exceptions import (
     DimensionMismatch,
     EmptyObject,
@@ -372,14 +372,14 @@ class Matrix:
         if accum is None:
             z_keys, z_vals = t_keys, t_vals.astype(self.dtype.np_type, copy=False)
         else:
-            z_keys = np.union1d(c_keys, t_keys)
+            z_keys = sorted_union(c_keys, t_keys)
             z_vals = np.zeros(len(z_keys), dtype=self.dtype.np_type)
             in_c = np.searchsorted(z_keys, c_keys)
             in_t = np.searchsorted(z_keys, t_keys)
             z_vals[in_c] = c_vals
             z_vals[in_t] = t_vals
-            both_c = np.isin(c_keys, t_keys, assume_unique=True)
-            both_t = np.isin(t_keys, c_keys, assume_unique=True)
+            both_c = sorted_isin(c_keys, t_keys)
+            both_t = sorted_isin(t_keys, c_keys)
             z_vals[in_c[both_c]] = accum.evaluate(c_vals[both_c], t_vals[both_t])
         if mask is None:
             return z_keys, z_vals
@@ -432,8 +432,8 @@ class Matrix:
             ak, bk = a._block.keys(), b._block.keys()
             av = a._block.values.astype(in_types[0].np_type, copy=False)
             bv = b._block.values.astype(in_types[1].np_type, copy=False)
-            in_b = np.isin(ak, bk, assume_unique=True)
-            in_a = np.isin(bk, ak, assume_unique=True)
+            in_b = sorted_isin(ak, bk)
+            in_a = sorted_isin(bk, ak)
             both_vals = binop.evaluate(av[in_b], bv[in_a])
             if kind == "mult":
                 return ak[in_b], both_vals.astype(out_type.np_type)

@@ -203,6 +203,24 @@ class Vector:
         self._present[:] = False
         self._nvals = 0
 
+    def diag(self, k=0, dtype=None, *, name=None):
+        """The square Matrix with this Vector on its ``k``-th diagonal (python-graphblas's
+        ``Vector.diag``), of size ``size + |k|``: ``D(i, i + k) = v(i)`` for ``k >= 0`` and
+        ``D(i - k, i) = v(i)`` below the diagonal.
+
+        Collective (each entry travels to the owner of its block). Multiplying by ``v.diag()``
+        scales or masks the columns of a Matrix by ``v`` in one product.
+        """
+        from .matrix import Matrix
+
+        k = int(k)
+        idx = np.flatnonzero(self._present)
+        rows = idx + self._lo + max(-k, 0)
+        n = self._size + abs(k)
+        return Matrix.from_coo(rows, rows + k, self._values[idx],
+                               dtype=self.dtype if dtype is None else dtype, nrows=n, ncols=n,
+                               distributed=True, name=name, grid=self.grid)
+
     # ---- output ----
     def to_coo(self, dtype=None, *, indices=True, values=True, sort=True):
         """Collective. (indices as uint64, values) of every entry, the same on every rank."""

@@ -17,15 +17,15 @@ from .binary import _Pair
 from .dtypes import BOOL, INT64
 
 __all__ = [
-    "any_first", "any_firsti", "any_firstj", "any_lor", "any_pair", "any_second", "any_secondi",
-    "any_secondj", "band_bor", "bor_band", "bor_bor", "bxor_band", "from_string", "land_lor",
-    "lor_first", "lor_land", "lor_pair", "lor_second", "lxor_land", "max_first", "max_firsti",
-    "max_firstj", "max_min", "max_pair", "max_plus", "max_second", "max_secondi", "max_secondj",
-    "max_times", "min_first", "min_firsti", "min_firstj", "min_max", "min_pair", "min_plus",
-    "min_second", "min_secondi", "min_secondj", "min_times", "plus_first", "plus_firsti",
-    "plus_firstj", "plus_max", "plus_min", "plus_pair", "plus_plus", "plus_second",
+    "any_eq", "any_first", "any_firsti", "any_firstj", "any_lor", "any_pair", "any_second",
+    "any_secondi", "any_secondj", "band_bor", "bor_band", "bor_bor", "bxor_band", "from_string",
+    "land_lor", "lor_first", "lor_land", "lor_pair", "lor_second", "lxor_land", "max_first",
+    "max_firsti", "max_firstj", "max_min", "max_pair", "max_plus", "max_second", "max_secondi",
+    "max_secondj", "max_times", "min_first", "min_firsti", "min_firstj", "min_max", "min_pair",
+    "min_plus", "min_second", "min_secondi", "min_secondj", "min_times", "plus_first",
+    "plus_firsti", "plus_firstj", "plus_max", "plus_min", "plus_pair", "plus_plus", "plus_second",
     "plus_secondi", "plus_secondj", "plus_times", "register_anonymous", "register_new",
-    "times_times",
+    "times_times"
 ]
 
 # binary.pair computes in INT64 unless typed. python-graphblas goes further for the monoids with
@@ -64,6 +64,9 @@ any_pair = Semiring("any_pair", monoid.any, binary.pair)
 any_first = Semiring("any_first", monoid.any, binary.first)
 any_second = Semiring("any_second", monoid.any, binary.second)
 any_lor = Semiring("any_lor", monoid.any, binary.lor)
+# With one term per output (a product with a diagonal) it compares entry by entry, e.g.
+# A any.eq diag(m) tests every A(i, j) against m(j).
+any_eq = Semiring("any_eq", monoid.any, binary.eq)
 
 # Positional: the result is an index (BFS parents, connected-component labels)
 any_firsti = Semiring("any_firsti", monoid.any, binary.firsti)

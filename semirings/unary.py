@@ -16,7 +16,7 @@ from ._base import UnaryOp
 
 __all__ = [
     "abs", "ainv", "bnot", "ceil", "exp", "floor", "from_string", "identity", "isfinite",
-    "isinf", "isnan", "lnot", "log", "log2", "minv", "one", "register_anonymous",
+    "isinf", "isnan", "lnot", "log", "log2", "minv", "one", "popcount", "register_anonymous",
     "register_new", "round", "sqrt", "trunc",
 ]
 
@@ -31,6 +31,15 @@ def _minv(x):
     return _numeric.cdiv(np.ones_like(x), x)
 
 
+def _popcount(x):
+    # Set bits of each integer, in x's own type (SuiteSparse's GxB_POPCOUNT): counts bits of
+    # bitmask sets such as the colors of fused_bpt. Signed values count their two's-complement
+    # bits, as in C.
+    if x.dtype.kind not in "iu":
+        raise TypeError(f"popcount needs an integer type, got {x.dtype}")
+    return np.bitwise_count(x).astype(x.dtype)
+
+
 def _lnot(x):
     # !(x != 0) in x's own type, as GxB_LNOT on every type.
     return np.logical_not(x).astype(x.dtype)
@@ -42,6 +51,7 @@ minv = UnaryOp("minv", _minv)
 abs = UnaryOp("abs", np.abs)
 lnot = UnaryOp("lnot", _lnot)
 bnot = UnaryOp("bnot", np.invert)
+popcount = UnaryOp("popcount", _popcount)
 one = UnaryOp("one", np.ones_like)
 sqrt = UnaryOp("sqrt", lambda x: np.sqrt(_numeric.as_float(x)))
 exp = UnaryOp("exp", lambda x: np.exp(_numeric.as_float(x)))

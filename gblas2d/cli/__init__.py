@@ -38,13 +38,15 @@ def _positive(text):
 
 
 def _parser():
-    from .run import ALGORITHMS
+    from .algorithms import ALGORITHMS
 
     parser = argparse.ArgumentParser(prog="gblas2d", description=__doc__.split("\n\n")[0])
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--grid", type=_grid_shape, default=None,
                         help="process grid RxC, e.g. 2x3 (default: the most square)")
-    common.add_argument("--seed", type=int, default=1, help="seed of generated graphs")
+    common.add_argument("--seed", type=int, default=1,
+                        help="seed of generated graphs and of random choices (sources, samples, "
+                             "relabeling)")
     common.add_argument("--quiet", action="store_true", help="no progress lines")
     sub = parser.add_subparsers(dest="command")
     for p in (parser, sub.add_parser("demo", parents=[common], help="the demo job (default)")):
@@ -55,25 +57,41 @@ def _parser():
             p.add_argument("--seed", type=int, default=1)
             p.add_argument("--quiet", action="store_true")
     run = sub.add_parser("run", parents=[common], help="run one algorithm on one graph")
-    run.add_argument("algorithm", choices=sorted(ALGORITHMS))
+    run.add_argument("algorithm", choices=sorted(ALGORITHMS), metavar="ALGO",
+                     help=f"one of {', '.join(sorted(ALGORITHMS))} (not pointer_jumping: it "
+                          f"takes a parent Vector, not a graph; connected_components --method "
+                          f"fastsv runs it)")
     run.add_argument("--graph", required=True,
                      help="a file (.mtx, .mtx.gz, .npz, edge list) or kron:SCALE[:EF], "
                           "er:N:M, grid:R:C")
     run.add_argument("--source", type=int, default=None,
-                     help="BFS / SSSP source (default: the vertex of largest degree)")
+                     help="BFS / SSSP source (default: the vertex of largest degree); "
+                          "betweenness_centrality: its one source (default: every vertex)")
     run.add_argument("--method", default=None, help="variant of the algorithm")
     run.add_argument("--damping", type=float, default=0.85)
     run.add_argument("--tol", type=float, default=1e-4)
-    run.add_argument("--max-iter", type=int, default=100)
+    run.add_argument("--max-iter", type=int, default=None,
+                     help="iterations at most (default: pagerank 100, label_propagation 10)")
+    run.add_argument("--colors", type=int, default=64,
+                     help="fused_bpt: random sources, one sample each (default 64)")
+    run.add_argument("--seeds", type=int, default=10,
+                     help="influence_maximization: seed vertices to choose (default 10)")
+    run.add_argument("--samples", type=int, default=4096,
+                     help="influence_maximization: RRR sets sampled (default 4096)")
+    run.add_argument("--probability", default="0.1",
+                     help="fused_bpt, influence_maximization: edge activation probability in "
+                          "[0, 1], or 'weight' for each edge's weight (default 0.1)")
     run.add_argument("--delta", type=float, default=None,
                      help="delta-stepping bucket width (default: the mean edge weight)")
     run.add_argument("--output", default=None,
                      help="write the result: 'vertex value' lines, or .npz arrays")
     run.add_argument("--relabel", action="store_true",
-                     help="run on a randomly relabeled graph (load balance); output in the "
-                          "input's labels")
+                     help="run on a randomly relabeled graph for load balance, output in the "
+                          "input's labels (refused by fused_bpt, influence_maximization and "
+                          "label_propagation, whose answers depend on the ids)")
     run.add_argument("--check", action="store_true",
-                     help="compare with SciPy (graphs up to 131072 vertices)")
+                     help="compare with a reference: SciPy, numpy or networkx (graphs up to "
+                          "131072 vertices; fewer for some algorithms)")
     run.add_argument("--trace", action="store_true",
                      help="per product: direction, frontier, exchange format, bytes per group")
     g500 = sub.add_parser("graph500", parents=[common], help="the Graph 500 BFS benchmark")

@@ -154,3 +154,128 @@ def test_shortest_paths_on_a_pattern_file_use_unit_weights():
                    "delta_stepping", "--delta", 2, "--check")
     assert done.returncode == 0, done.stderr
     assert "check: OK" in done.stdout
+
+
+# ------------------------------------------------ fused_bpt, influence, matching, CDLP, BC
+
+
+def summary_of(done, algorithm):
+    """The summary line of a run: the text after '<algorithm>...: <seconds> s; '."""
+    line = next(line for line in done.stdout.splitlines() if line.startswith(algorithm))
+    return line.split(" s; ", 1)[1]
+
+
+def check_file(algorithm, idx, values, summary):
+    """What each algorithm's --output holds, against its own summary line."""
+    if algorithm == "fused_bpt":
+        # RRR sets holding each vertex: 1 to --colors, vertices in none left out
+        assert np.all((values >= 1) & (values <= 70))
+        mean = float(summary.split("RRR sets of ")[1].split()[0])
+        assert values.sum() / 70 == pytest.approx(mean, abs=0.05)
+    elif algorithm == "max_weight_matching":
+        # mate[mate[u]] = u, never u itself; two lines per matched edge
+        mate = dict(zip(idx.tolist(), values.astype(np.int64).tolist(), strict=True))
+        assert all(mate[v] == u and u != v for u, v in mate.items())
+        assert len(mate) == 2 * int(summary.split()[0])
+    else:
+        # a label, a vertex id, for every vertex
+        np.testing.assert_array_equal(idx, np.arange(256))
+        assert np.all((values >= 0) & (values < 256))
+        assert len(np.unique(values)) == int(summary.split()[0])
+
+
+@pytest.mark.parametrize("algorithm,options", [
+    ("fused_bpt", ["--colors", 70, "--probability", 0.3, "--trace"]),
+    ("max_weight_matching", []),
+    ("label_propagation", []),
+])
+def test_new_algorithms_check_out_and_agree_at_one_and_four_ranks(tmp_path, algorithm,
+                                                                   options):
+    outputs = []
+    for nprocs in (1, 4):
+        out = tmp_path / f"{nprocs}.tsv"
+        done = gblas2d("run", algorithm, "--graph", "kron:8", *options, "--check",
+                       "--output", out, nprocs=nprocs)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "check: OK" in done.stdout
+        check_file(algorithm, *read_result(out), summary_of(done, algorithm))
+        outputs.append(out.read_text())
+    assert outputs[0] == outputs[1]
+    if algorithm == "fused_bpt":
+        # --trace: one mxm per level, printed once
+        assert done.stdout.count(" mxm ") == int(summary_of(done, algorithm).split()[2])
+
+
+def test_certain_edges_put_every_vertex_in_every_rrr_set(tmp_path):
+    out = tmp_path / "rrr.tsv"
+    done = gblas2d("run", "fused_bpt", "--graph", "grid:6:6", "--colors", 5, "--probability",
+                   1, "--check", "--output", out)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "check: OK" in done.stdout
+    idx, counts = read_result(out)
+    np.testing.assert_array_equal(idx, np.arange(36))
+    np.testing.assert_array_equal(counts, 5)
+
+
+def test_influence_maximization_writes_the_seeds_in_order(tmp_path):
+    out = tmp_path / "seeds.tsv"
+    done = gblas2d("run", "influence_maximization", "--graph", "grid:6:6", "--seeds", 4,
+                   "--samples", 300, "--probability", 0.3, "--check", "--output", out)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "check: OK" in done.stdout
+    summary = summary_of(done, "influence_maximization")
+    seeds = [int(s) for s in summary.split(";")[0].split()[1:]]
+    assert "(300 samples)" in summary
+    idx, order = read_result(out)
+    np.testing.assert_array_equal(np.sort(order), np.arange(4))
+    assert idx[np.argsort(order)].tolist() == seeds
+
+
+@pytest.mark.parametrize("options", [[], ["--source", 5]])
+def test_betweenness_against_networkx(tmp_path, options):
+    out = tmp_path / "bc.tsv"
+    done = gblas2d("run", "betweenness_centrality", "--graph", "grid:6:6", *options, "--check",
+                   "--output", out)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "check: OK" in done.stdout
+    assert ("from vertex 5" in done.stdout) == bool(options)
+    idx, values = read_result(out)
+    np.testing.assert_array_equal(idx, np.arange(36))
+    top, at = summary_of(done, "betweenness_centrality").split()[2::3]
+    assert values.max() == pytest.approx(float(top), rel=1e-5) and values.argmax() == int(at)
+
+
+def test_relabeled_matching_and_betweenness_answer_in_the_input_labels(tmp_path):
+    results = {}
+    for algorithm, extra in (("max_weight_matching", []),
+                             ("betweenness_centrality", ["--source", 5])):
+        for relabel in ([], ["--relabel"]):
+            out = tmp_path / f"{algorithm}{len(relabel)}.tsv"
+            done = gblas2d("run", algorithm, "--graph", "grid:7:5", *extra, *relabel, "--check",
+                           "--output", out)
+            assert done.returncode == 0, done.stdout + done.stderr
+            assert "check: OK" in done.stdout
+            results[algorithm, len(relabel)] = read_result(out)
+    # a matching may differ (ties fall to other ids), but both passed the check; betweenness
+    # does not depend on the labels
+    np.testing.assert_allclose(results["betweenness_centrality", 0][1],
+                               results["betweenness_centrality", 1][1], rtol=1e-12)
+
+
+@pytest.mark.parametrize("args,message", [
+    (["fused_bpt", "--probability", 2], "--probability must be a number in [0, 1] or 'weight'"),
+    (["fused_bpt", "--probability", "weights"], "got 'weights'"),
+    (["fused_bpt", "--colors", 0], "--colors must be at least 1, got 0"),
+    (["influence_maximization", "--samples", 0], "--samples must be at least 1, got 0"),
+    (["influence_maximization", "--seeds", 65], "--seeds (=65) must not exceed"),
+    (["label_propagation", "--max-iter", -1], "--max-iter must be at least 0, got -1"),
+    (["fused_bpt", "--relabel"], "--relabel is not supported by fused_bpt"),
+    (["label_propagation", "--relabel"], "--relabel is not supported by label_propagation"),
+    (["max_weight_matching", "--method", "greedy"], "(choices: none)"),
+])
+def test_bad_options_of_the_new_algorithms(args, message):
+    done = gblas2d("run", *args, "--graph", "kron:6")
+    assert done.returncode == 2
+    assert len(done.stderr.splitlines()) == 1
+    assert done.stderr.startswith("gblas2d: error: ")
+    assert message in done.stderr

@@ -235,7 +235,8 @@ def test_mxv_mixed_dtypes(m, n, seed, dta, dtx, dens, name, orient, direction):
 # mxm
 
 MXM_SEMIRINGS = ["plus_times", "min_plus", "max_times", "plus_pair", "any_pair", "lor_land",
-                 "min_secondi", "min_firsti", "bor_band", "min_second"]
+                 "min_secondi", "min_firsti", "bor_band", "min_second", "plus_first",
+                 "plus_second"]
 
 
 @pytest.mark.parametrize("shape", ["tall_skinny", "square"])
