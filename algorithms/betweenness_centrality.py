@@ -84,9 +84,10 @@ def betweenness_centrality(A, sources=None, *, batch_size=64, directed=True):
         sources = np.arange(n, dtype=np.int64)
     else:
         sources, _ = check_sources(A, sources)
-    if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral) \
-            or batch_size < 1:
-        raise exceptions.InvalidValue(f"batch_size (={batch_size!r}) must be a positive integer")
+    if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral):
+        raise TypeError(f"batch_size must be an integer, got {type(batch_size).__name__}")
+    if batch_size < 1:
+        raise exceptions.InvalidValue(f"batch_size (={batch_size}) must be a positive integer")
     # c = 0
     c = ns.Vector.from_scalar(0.0, n, ns.dtypes.FP64)
     # A^T, formed once: the forward product reads A by columns

@@ -169,7 +169,7 @@ def ratio(alg, nprocs, key="seconds"):
 
 def caveat(combined):
     over = combined["oversubscribed"]
-    text = (f"wall seconds, {combined['cpus']} cores shared with other work; "
+    text = (f"wall seconds on {combined['cpus']} cores; "
             f"peers timed once, in the P={combined['peers_measured_at']} run")
     if over:
         text += f"; P={','.join(map(str, over))} oversubscribed (more ranks than cores)"

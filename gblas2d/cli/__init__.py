@@ -148,8 +148,13 @@ def main(argv=None):
     try:
         grid = Grid(shape=args.grid)
     except ValueError as exc:
-        # the process count is the same on every rank, so every rank fails here alike
-        parser.error(f"--grid: {exc}")
+        # the process count is the same on every rank, so every rank fails here alike; the
+        # first rank of the job says so
+        from mpi4py import MPI
+
+        if MPI.COMM_WORLD.Get_rank() == 0:
+            print(f"gblas2d: error: --grid: {exc}", file=sys.stderr, flush=True)
+        return 2
     set_default_grid(grid)
     _abort_on_uncaught(grid)
 

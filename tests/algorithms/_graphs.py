@@ -14,6 +14,7 @@ from pathlib import Path
 
 import graphblas as G
 import numpy as np
+import pytest
 import scipy.io
 import scipy.sparse as sp
 from scipy.sparse import csgraph
@@ -230,3 +231,16 @@ def assert_dense(v, expected, dtype, *, missing=-1, rtol=0.0, what=""):
         assert agreed(problem is None), f"{what}: {problem or 'differs on another rank'}"
     else:
         assert problem is None, f"{what}: {problem}"
+
+
+def assert_same_error_everywhere(cls, call, fragment):
+    """Collective. ``call(lib)`` raises exactly ``cls`` on both engines, with the same text on
+    every rank and on both engines, and the text holds ``fragment``."""
+    messages = []
+    for lib in LIBS:
+        with pytest.raises(cls) as exc:
+            call(lib)
+        assert_agreed(exc, cls)
+        messages.append(str(exc.value))
+    assert fragment in messages[0], messages
+    assert messages[0] == messages[1], messages

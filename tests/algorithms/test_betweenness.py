@@ -20,6 +20,7 @@ from _graphs import (
     UNDER_MPI,
     assert_agreed,
     assert_dense,
+    assert_same_error_everywhere,
     from_edges,
     graph,
 )
@@ -195,12 +196,12 @@ BAD = [
      "(=0)"),
     ("batch-negative", InvalidValue, lambda L: betweenness_centrality(square(L), batch_size=-3),
      "(=-3)"),
-    ("batch-fraction", InvalidValue, lambda L: betweenness_centrality(square(L), batch_size=2.5),
-     "(=2.5)"),
-    ("batch-bool", InvalidValue, lambda L: betweenness_centrality(square(L), batch_size=True),
-     "(=True)"),
-    ("batch-none", InvalidValue, lambda L: betweenness_centrality(square(L), batch_size=None),
-     "(=None)"),
+    ("batch-fraction", TypeError, lambda L: betweenness_centrality(square(L), batch_size=2.5),
+     "float"),
+    ("batch-bool", TypeError, lambda L: betweenness_centrality(square(L), batch_size=True),
+     "bool"),
+    ("batch-none", TypeError, lambda L: betweenness_centrality(square(L), batch_size=None),
+     "NoneType"),
     ("vector", TypeError,
      lambda L: betweenness_centrality(ENGINES[L].Vector.from_coo([0], [1], size=3)), "Vector"),
     ("numpy", TypeError, lambda L: betweenness_centrality(np.eye(3)), "ndarray"),
@@ -211,14 +212,7 @@ BAD = [
 def test_bad_input(case):
     # The same class and text on every rank and on both engines, raised before any work.
     _, cls, call, fragment = case
-    messages = []
-    for lib in LIBS:
-        with pytest.raises(cls) as exc:
-            call(lib)
-        assert_agreed(exc, cls)
-        messages.append(str(exc.value))
-    assert fragment in messages[0], messages[0]
-    assert messages[0] == messages[1], messages
+    assert_same_error_everywhere(cls, call, fragment)
 
 
 def test_collectives_line_up_after_the_errors():

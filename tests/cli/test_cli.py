@@ -116,11 +116,14 @@ def test_bad_input_is_one_line_and_exit_code_2(args, message):
     assert "Traceback" not in done.stderr
 
 
-def test_bad_input_under_mpiexec_exits_2_on_every_rank():
-    done = gblas2d("run", "bfs_levels", "--graph", MANGLED, nprocs=4)
+@pytest.mark.parametrize("args", [["--graph", MANGLED], ["--graph", "kron:6", "--grid", "3x3"]],
+                         ids=["mangled-file", "grid-mismatch"])
+def test_bad_input_under_mpiexec_exits_2_on_every_rank(args):
+    done = gblas2d("run", "bfs_levels", *args, nprocs=4)
     assert done.returncode == 2
-    # only rank 0 prints the error
-    assert done.stderr.count("gblas2d: error:") == 1
+    # only rank 0 prints the error, in one line
+    assert done.stderr.count("gblas2d: error:") == 1, done.stderr
+    assert "usage:" not in done.stderr
 
 
 def test_write_failure_is_reported():
