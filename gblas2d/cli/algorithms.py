@@ -36,10 +36,10 @@ class Spec(NamedTuple):
 
 
 def _algorithm(name):
-    # label_propagation and betweenness_centrality are imported from their own modules
-    from importlib import import_module
+    # imported when run: ``gblas2d`` itself does not import its algorithms
+    from .. import algorithms
 
-    return getattr(import_module(f"gblas2d.algorithms.{name}"), name)
+    return getattr(algorithms, name)
 
 
 # ------------------------------------------------------------------------------ options
