@@ -33,11 +33,10 @@ import argparse
 import os
 import platform
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
-from _common import idle_wait, time_collective, write_json
+from _common import idle_wait, time_collective, time_local, write_json
 from gblas2d.algorithms import (
     betweenness_centrality,
     fused_bpt,
@@ -85,14 +84,10 @@ def on_rank0(comm, run):
     return result
 
 
-def local_best(run, repeat):
-    result = run()
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return min(times), result
+def _best_of(run, repeat):
+    """(best seconds, result) of ``repeat`` timed calls after a warm-up, in this process."""
+    best, _, _, result = time_local(run, repeat)
+    return best, result
 
 
 def graphs(scale, seed):
@@ -151,7 +146,7 @@ def peer_rows(comm, A, W, args):
                 default = grb.ss.config["nthreads"]
                 grb.ss.config["nthreads"] = 1
                 try:
-                    return local_best(lambda: call(on_grb), args.repeat)
+                    return _best_of(lambda: call(on_grb), args.repeat)
                 finally:
                     grb.ss.config["nthreads"] = default
 
@@ -194,7 +189,7 @@ def networkx_rows(comm, args):
     for name, (mine_call, nx_call) in runs.items():
         mine, result = best_time(comm, mine_call, args.repeat)
         mine_coo = result.to_coo()  # collective
-        theirs = on_rank0(comm, lambda nx_call=nx_call: local_best(nx_call, 1))
+        theirs = on_rank0(comm, lambda nx_call=nx_call: _best_of(nx_call, 1))
         row = {"algorithm": name, "scale": args.nx_scale, "gblas2d_s": mine}
         if comm.rank == 0:
             row["networkx_s"] = theirs[0]

@@ -15,6 +15,12 @@ MASK_KINDS = [None, "S", "V", "~S", "~V"]
 LIBS = (gb, G)
 
 
+def agreed(ok):
+    """Collective. True on every rank when ``ok`` holds on every rank."""
+    return bool(gb.default_grid().comm.allreduce(np.array([int(bool(ok))], dtype=np.int64),
+                                                 "min")[0])
+
+
 def np_type(dtype):
     return np.dtype(dtype.lower().replace("fp", "float")).type
 

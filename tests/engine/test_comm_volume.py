@@ -19,6 +19,7 @@ ownership functions alone, so the test does not read the engine's choice back.
 
 import numpy as np
 import pytest
+from _helpers import agreed
 
 import gblas2d as gb
 from gblas2d import semiring
@@ -30,10 +31,6 @@ ITEM = 8  # float64
 
 def grid():
     return gb.default_grid()
-
-
-def agreed(ok):
-    return bool(grid().comm.allreduce(np.array([int(bool(ok))], dtype=np.int64), "min")[0])
 
 
 def pad8(nbytes):

@@ -5,22 +5,13 @@ index-aware product evaluated by gblas2d and by the python-graphblas fallback.""
 import graphblas
 import numpy as np
 import pytest
+from _helpers import agreed, assert_same_matrix
 from gblas2d.algorithms._engine import engine
 
 import gblas2d as gb
 from gblas2d.exceptions import DomainMismatch
 
 INTEGER = ["INT8", "INT16", "INT32", "INT64", "UINT8", "UINT16", "UINT32", "UINT64"]
-
-
-def agreed(ok):
-    comm = gb.default_grid().comm
-    return bool(comm.allreduce(np.array([int(bool(ok))], dtype=np.int64), "min")[0])
-
-
-def same_coo(a, b):
-    return all(np.array_equal(x, y) for x, y in zip(a.to_coo(), b.to_coo(), strict=True)) and \
-        a.shape == b.shape and a.dtype.name == b.dtype.name
 
 
 def random_vector(seed, size, dtype):
@@ -39,7 +30,7 @@ def test_diag_matches_graphblas(k, dtype, size):
         vals = np.abs(vals)
     ours = gb.Vector.from_coo(idx, vals, dtype=dtype, size=size).diag(k)
     theirs = graphblas.Vector.from_coo(idx, vals, dtype=dtype, size=size).diag(k)
-    assert agreed(same_coo(ours, theirs)), (ours.to_coo(), theirs.to_coo())
+    assert_same_matrix(ours, theirs, what=f"diag({k})")
 
 
 def test_diag_dtype_and_the_vector_unchanged():
@@ -88,7 +79,7 @@ def test_any_eq_against_a_diagonal(dtype):
         A = lib.Matrix.from_coo(keys // n, keys % n, vals, dtype=dtype, nrows=n, ncols=n)
         m = lib.Vector.from_coo(mi, mv, dtype=dtype, size=n)
         results.append(A.mxm(m.diag(), lib.semiring.any_eq).new())
-    assert agreed(same_coo(*results))
+    assert_same_matrix(*results)
 
 
 def test_index_aware_product_on_both_engines():
@@ -112,4 +103,4 @@ def test_index_aware_product_on_both_engines():
         ns = engine(Am)
         results.append(ns.mxm_indexed(Am, Bm, "bor", f, ns.dtypes.UINT64))
     assert results[0].nvals > 0
-    assert agreed(same_coo(*results))
+    assert_same_matrix(*results)

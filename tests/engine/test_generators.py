@@ -8,6 +8,7 @@ function gives it, and agree on the verdict with an allreduce.
 import graphblas
 import numpy as np
 import pytest
+from _helpers import agreed
 
 import gblas2d as gb
 from gblas2d import generators
@@ -18,11 +19,6 @@ from gblas2d.generators import (
     rmat_edges,
     vertex_permutation,
 )
-
-
-def agreed(ok):
-    """Collective. True on every rank when ``ok`` holds on every rank."""
-    return bool(gb.default_grid().comm.allreduce(np.array([int(ok)]), "min")[0])
 
 
 def as_multiset(src, dst):

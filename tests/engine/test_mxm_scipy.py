@@ -5,13 +5,9 @@ zero stays an explicit entry. Compared with python-graphblas at any rank count."
 import graphblas
 import numpy as np
 import pytest
+from _helpers import agreed, assert_same_matrix
 
 import gblas2d as gb
-
-
-def agreed(ok):
-    comm = gb.default_grid().comm
-    return bool(comm.allreduce(np.array([int(bool(ok))], dtype=np.int64), "min")[0])
 
 
 @pytest.mark.parametrize("name", ["plus_times", "plus_first", "plus_second"])
@@ -33,10 +29,9 @@ def test_cancelling_sums_stay_entries(name, dtype):
                                 dup_op=lib.binary.plus)
         B = lib.Matrix.from_coo(B_r, B_c, b_v, dtype=dtype, nrows=n, ncols=k,
                                 dup_op=lib.binary.plus)
-        results.append(A.mxm(B, getattr(lib.semiring, name)).new().to_coo())
-    (r1, c1, v1), (r2, c2, v2) = results
-    same = np.array_equal(r1, r2) and np.array_equal(c1, c2) and np.allclose(v1, v2)
-    assert agreed(same), (results[0], results[1])
+        results.append(A.mxm(B, getattr(lib.semiring, name)).new())
+    assert_same_matrix(*results, what=f"{name}[{dtype}]")
+    r1, c1, v1 = results[0].to_coo()
     if name != "plus_second":  # A's row 0 meets B's column 0 as 1 * 1 + (-1) * 1
         at = np.flatnonzero((r1 == 0) & (c1 == 0))
         assert agreed(len(at) == 1 and v1[at[0]] == 0)

@@ -9,6 +9,7 @@ launcher's timeout turns a hang into a failure.
 
 import numpy as np
 import pytest
+from _helpers import agreed
 from gblas2d.semirings import binary as binary_mod
 from gblas2d.semirings import monoid as monoid_mod
 from gblas2d.semirings import semiring as semiring_mod
@@ -45,10 +46,6 @@ def assert_agreed(excinfo, cls=None):
         assert type(e) is cls, f"{type(e).__name__}: {e}"
     seen = grid().comm.allgather_object((type(e).__name__, str(e)))
     assert all(s == seen[0] for s in seen), seen
-
-
-def agreed(ok):
-    return bool(grid().comm.allreduce(np.array([int(bool(ok))], dtype=np.int64), "min")[0])
 
 
 def last_rank():
