@@ -42,11 +42,12 @@ class Mask:
         kind = "S" if self.structure else "V"
         return f"{'~' if self.complement else ''}{self.parent.name}.{kind}"
 
-    def vector_bitmap(self):
-        """Allowed positions of this rank's piece (a Vector mask), a bool array."""
-        v = self.parent
-        bits = v._present if self.structure else v._present & (v._values != 0)
-        return ~bits if self.complement else bits
+    def local(self):
+        """This rank's part of a Vector mask, as a ``PieceMask`` (O(1) for a structural mask,
+        O(entries) for a value mask)."""
+        from ._piece import PieceMask
+
+        return PieceMask(self.parent._piece, self.structure, self.complement)
 
     def matrix_allows(self, keys):
         """Whether each local entry key (row * local_ncols + col) passes (a Matrix mask)."""
@@ -153,11 +154,16 @@ class _Expression:
 
 
 class VectorExpression(_Expression):
-    """A lazy Vector result; ``compute(mask, opts)`` returns this rank's (present, values)."""
+    """A lazy Vector result; ``compute(mask, opts)`` returns this rank's ``Piece``.
 
-    def __init__(self, method, args, dtype, size, compute, grid, **kw):
+    ``applies_mask`` says that the computation already drops what the mask does not allow
+    (products push the mask down), so the output need not filter again.
+    """
+
+    def __init__(self, method, args, dtype, size, compute, grid, *, applies_mask=False, **kw):
         super().__init__(method, args, dtype, compute, grid, **kw)
         self.size = size
+        self.applies_mask = applies_mask
 
     @property
     def shape(self):

@@ -102,19 +102,17 @@ def _multiply(semiring, a_vals, x_vals, out_g, in_g, x_first):
     return op.evaluate(a_vals, x_vals, out_i, in_i, in_i, zero)
 
 
-def spmv(block, x_idx, x_vals, x_present, semiring, *, orient, x_first, direction, allowed,
-         out_offset, in_offset):
+def spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset, in_offset):
     """Local masked ``y = B (+).(x) x`` for one block; returns sorted (out positions, values).
 
     Parameters
     ----------
     block : _Block
-    x_idx, x_vals : present input positions (sorted) and values, block-relative
-    x_present : bool bitmap of inputs over the block's input dimension
+    x : Piece of the input over the block's input dimension (block-relative positions)
     orient : "mxv" (outputs are rows) or "vxm" (outputs are columns)
     x_first : whether x is the first operand of the multiply (vxm, and ``A.T.mxv`` is not)
     direction : "push" or "pull"
-    allowed : bool bitmap of outputs the mask lets through, or None for all
+    allowed : PieceMask over the block's outputs, or None for all
     out_offset, in_offset : global index of the block's first output / input (positional ops)
     """
     if orient == "mxv":
@@ -125,12 +123,11 @@ def spmv(block, x_idx, x_vals, x_present, semiring, *, orient, x_first, directio
         in_ptr, in_ind, in_val = block.csr
     monoid = semiring.monoid
     if direction == "pull":
-        if allowed is None and len(x_idx) == len(x_present):
+        if allowed is None and x.is_full:
             # Every input present, every output wanted: the storage arrays are the products'
             # operands as they stand, no positions to gather or filter.
             out = np.repeat(np.arange(len(out_ptr) - 1, dtype=np.int64), np.diff(out_ptr))
-            x_dense = np.zeros(len(x_present), dtype=x_vals.dtype)
-            x_dense[x_idx] = x_vals
+            x_dense = x.dense_values()
             prod = _multiply(semiring, out_val, x_dense[out_ind], lambda: out + out_offset,
                              lambda: out_ind + in_offset, x_first)
             starts = out_ptr[:-1][np.diff(out_ptr) > 0]
@@ -139,22 +136,20 @@ def spmv(block, x_idx, x_vals, x_present, semiring, *, orient, x_first, directio
             pos = np.arange(len(out_ind), dtype=np.int64)
             out = np.repeat(np.arange(len(out_ptr) - 1, dtype=np.int64), np.diff(out_ptr))
         else:
-            rows = np.flatnonzero(allowed)
+            rows = allowed.positions()
             pos, owner = expand_rows(out_ptr, rows)
             out = rows[owner]
         inp = out_ind[pos]
-        keep = x_present[inp]
-        pos, out, inp = pos[keep], out[keep], inp[keep]
-        # x_dense maps block-relative input positions to values without a search.
-        x_dense = np.zeros(len(x_present), dtype=x_vals.dtype)
-        x_dense[x_idx] = x_vals
-        prod = _multiply(semiring, out_val[pos], x_dense[inp], lambda: out + out_offset,
+        keep, x_vals = x.lookup(inp)
+        pos, out, inp, x_vals = pos[keep], out[keep], inp[keep], x_vals[keep]
+        prod = _multiply(semiring, out_val[pos], x_vals, lambda: out + out_offset,
                          lambda: inp + in_offset, x_first)
         return reduce_sorted(out, prod, monoid)
+    x_idx, x_vals = x.entries()
     pos, owner = expand_rows(in_ptr, x_idx)
     out = in_ind[pos]
     if allowed is not None:
-        keep = allowed[out]
+        keep = allowed.allows(out)
         pos, owner, out = pos[keep], owner[keep], out[keep]
     inp = x_idx[owner]
     prod = _multiply(semiring, in_val[pos], x_vals[owner], lambda: out + out_offset,

@@ -22,6 +22,7 @@ import scipy.sparse as sp
 from . import _exchange as ex
 from . import _redistribute as redist
 from ._kernels import reduce_scattered, spgemm, spmv
+from ._piece import Piece, PieceMask
 
 __all__ = ["trace", "mxv_compute", "mxm_compute"]
 
@@ -118,7 +119,7 @@ def _spgemm_scipy(a_ptr, a_ind, a_val, b_ptr, b_ind, b_val, semiring, a_dtype, b
 
 
 def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
-    """Collective. This rank's piece (present, values) of ``A (+).(x) x`` or ``x (+).(x) A``."""
+    """Collective. This rank's Piece of ``A (+).(x) x`` or ``x (+).(x) A``."""
     grid = A.grid
     block = A._block
     start = time.perf_counter()
@@ -134,22 +135,25 @@ def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
         in_ptr, out_ptr = block.csr[0], block.csc[0]
     in_len = len(in_ptr) - 1
 
-    local = np.flatnonzero(x._present)
+    local_idx, local_vals = x._piece.entries()
     _, x_idx, x_vals, in_formats = ex.gather_segment(
-        grid, n_in, local, x._values[local], x.dtype.np_type, in_axis, force)
-    x_present = np.zeros(in_len, dtype=bool)
-    x_present[x_idx] = True
+        grid, n_in, local_idx, local_vals, x.dtype.np_type, in_axis, force)
+    x_seg = Piece.from_entries(in_len, x_idx, x_vals)
 
     allowed = None
     if mask is not None:
-        allowed = ex.gather_bitmap(grid, n_out, mask.vector_bitmap(), out_axis)
+        allowed = mask.local()
+        if (grid.ncols if out_axis == "row" else grid.nrows) > 1:
+            # The output segment spans several pieces: gather the mask's packed bitmap.
+            bits = ex.gather_bitmap(grid, n_out, allowed.bitmap(), out_axis)
+            allowed = PieceMask(Piece.from_bitmap(bits, bits), True, False)
 
     direction = opts.get("direction")
     work = (None, None)
     if direction is None:
         push_work = int((in_ptr[x_idx + 1] - in_ptr[x_idx]).sum())
-        pull_work = int(out_ptr[-1] if allowed is None else np.diff(out_ptr)[allowed].sum())
-        work = grid.comm.allreduce(np.array([push_work, pull_work], dtype=np.int64))
+        work = grid.comm.allreduce(np.array([push_work, _pull_work(out_ptr, allowed)],
+                                            dtype=np.int64))
         direction = "push" if work[0] < work[1] else "pull"
 
     failure = None
@@ -157,12 +161,10 @@ def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
         operand = _scipy_operand(semiring, A.dtype, x.dtype, x_first) \
             if direction == "pull" and allowed is None else None
         if operand is not None:
-            out_idx, out_vals = _pull_scipy(block, operand, x_idx,
-                                            x_vals.astype(out_type.np_type, copy=False),
-                                            x_present, orient)
+            out_idx, out_vals = _pull_scipy(block, operand, x_seg.astype(out_type.np_type),
+                                            orient)
         else:
-            out_idx, out_vals = spmv(block, x_idx, x_vals, x_present, semiring, orient=orient,
-                                     x_first=x_first,
+            out_idx, out_vals = spmv(block, x_seg, semiring, orient=orient, x_first=x_first,
                                      direction=direction, allowed=allowed,
                                      out_offset=out_offset, in_offset=in_offset)
         out_vals = out_vals.astype(out_type.np_type, copy=False)
@@ -175,10 +177,7 @@ def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
     if failure is not None:
         raise failure
     lo, hi = grid.piece(n_out)
-    present = np.zeros(hi - lo, dtype=bool)
-    values = np.zeros(hi - lo, dtype=out_type.np_type)
-    present[idx] = True
-    values[idx] = vals
+    out = Piece.from_entries(hi - lo, idx, vals, out_type.np_type)
     if _tracers:
         after = _count_bytes()
         _emit({"op": orient, "semiring": semiring.name, "direction": direction,
@@ -189,23 +188,34 @@ def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
                "expand": sorted(set(in_formats)), "fold": sorted(set(out_formats)),
                "bytes": {g: after[g] - before[g] for g in after},
                "seconds": time.perf_counter() - start})
-    return present, values
+    return out
 
 
-def _pull_scipy(block, operand, x_idx, x_vals, x_present, orient):
+def _pull_work(out_ptr, allowed):
+    """Edges of the outputs the mask allows (all outputs without a mask). Under a complemented
+    mask on this rank's own piece it is estimated as allowed outputs x average degree (as
+    LAGraph does), so the decision costs O(1) and not a pass over every masked-out output."""
+    if allowed is None:
+        return int(out_ptr[-1])
+    if allowed.complement:
+        rows = len(out_ptr) - 1
+        return int(allowed.allowed_count() * out_ptr[-1] // max(rows, 1))
+    rows = allowed.positions()
+    return int((out_ptr[rows + 1] - out_ptr[rows]).sum())
+
+
+def _pull_scipy(block, operand, x_seg, orient):
     """Pull with scipy's compiled CSR kernel (``operand``: see ``_scipy_operand``)."""
     if operand == "pattern":
         mat = block.scipy_pattern(orient)
     else:
         mat = block.scipy_csr() if orient == "mxv" else block.scipy_csr().T
-    x_dense = np.zeros(len(x_present), dtype=x_vals.dtype)
-    x_dense[x_idx] = x_vals
-    y = mat @ x_dense
-    if len(x_idx) == len(x_present):
+    y = mat @ x_seg.dense_values()
+    if x_seg.is_full:
         hit = np.diff(block.csr[0] if orient == "mxv" else block.csc[0]) > 0
     else:
         # Structure, not values: a stored zero still makes its output present.
-        hit = (block.scipy_pattern(orient) @ x_present.astype(np.int32)) > 0
+        hit = (block.scipy_pattern(orient) @ x_seg.bitmap().astype(np.int32)) > 0
     idx = np.flatnonzero(hit)
     return idx, y[idx]
 

@@ -29,8 +29,9 @@ def to_owners(grid, owners, *arrays):
     return tuple(out) if len(out) > 1 else out[0]
 
 
-def fetch(grid, size, targets, lo, present, values):
-    """Collective. Look up global positions ``targets`` of a distributed bitmap vector.
+def fetch(grid, size, targets, lo, piece):
+    """Collective. Look up global positions ``targets`` of a distributed vector, whose piece
+    on this rank starts at ``lo``.
 
     Returns (found, vals) aligned with ``targets``. Each rank asks the owners for the positions
     it needs and answers the requests it gets: two alltoallv rounds.
@@ -38,17 +39,16 @@ def fetch(grid, size, targets, lo, present, values):
     targets = np.asarray(targets, dtype=np.int64)
     comm = grid.comm
     if comm.size == 1:
-        found = present[targets - lo]
-        return found, values[targets - lo]
+        return piece.lookup(targets - lo)
     owners = grid.owner(size, targets)
     order = np.argsort(owners, kind="stable")
     bounds = np.searchsorted(owners[order], np.arange(comm.size + 1))
     asks = [targets[order][bounds[k]:bounds[k + 1]] for k in range(comm.size)]
-    requests = comm.alltoallv(asks)
-    answers_found = comm.alltoallv([present[r - lo] for r in requests])
-    answers_vals = comm.alltoallv([values[r - lo] for r in requests])
+    answers = [piece.lookup(r - lo) for r in comm.alltoallv(asks)]
+    answers_found = comm.alltoallv([found for found, _ in answers])
+    answers_vals = comm.alltoallv([vals for _, vals in answers])
     found = np.empty(len(targets), dtype=bool)
-    vals = np.empty(len(targets), dtype=values.dtype)
+    vals = np.empty(len(targets), dtype=piece.dtype)
     found[order] = np.concatenate(answers_found)
     vals[order] = np.concatenate(answers_vals)
     return found, vals

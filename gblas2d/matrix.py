@@ -21,6 +21,7 @@ from ._expr import (
     ewise_input_types,
 )
 from ._kernels import reduce_sorted, sorted_isin, sorted_union
+from ._piece import Piece
 from .exceptions import (
     DimensionMismatch,
     EmptyObject,
@@ -568,11 +569,7 @@ class Matrix:
             if failure is not None:
                 raise failure
             lo, hi = a.grid.piece(n)
-            present = np.zeros(hi - lo, dtype=bool)
-            values = np.zeros(hi - lo, dtype=out_type.np_type)
-            present[idx] = True
-            values[idx] = vals
-            return present, values
+            return Piece.from_entries(hi - lo, idx, vals, out_type.np_type)
 
         name = "reduce_rowwise" if axis == "row" else "reduce_columnwise"
         return VectorExpression(name, (self, mon), out_type, n, compute, self.grid)
@@ -644,7 +641,7 @@ class Matrix:
 
         size = self._nrows if orient == "mxv" else self._ncols
         return VectorExpression(orient, (self, x), out_type, size, compute, self.grid,
-                                rebind=rebind)
+                                rebind=rebind, applies_mask=True)
 
     def mxm(self, other, op=semiring.plus_times):
         """``A (+).(x) B``: C(i, j) = (+)_k A(i, k) (x) B(k, j).
@@ -775,11 +772,8 @@ class _MatrixIndexExpr:
             idx, vals = redist.to_owners(a.grid, a.grid.owner(size, positions), positions,
                                          v[hit])
             lo, hi = a.grid.piece(size)
-            present = np.zeros(hi - lo, dtype=bool)
-            values = np.zeros(hi - lo, dtype=a.dtype.np_type)
-            present[idx - lo] = True
-            values[idx - lo] = vals
-            return present, values
+            order = np.argsort(idx, kind="stable")
+            return Piece.from_entries(hi - lo, idx[order] - lo, vals[order], a.dtype.np_type)
 
         return VectorExpression("extract", (a,), a.dtype, size, compute, a.grid)
 

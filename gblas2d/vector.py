@@ -1,8 +1,9 @@
 """Distributed sparse Vector: one contiguous piece per rank.
 
-Each rank stores its piece as a bitmap: ``_present`` (bool) and ``_values`` over the piece's
-positions. ``size``, ``dtype`` and ``nvals`` are replicated and kept current by the collective
-operations that produce the vector, so reading them never communicates.
+Each rank stores its piece as a ``Piece`` (``_piece.py``): sorted entries while it is sparse, a
+bitmap once it is dense, so an operation on k entries costs O(k) locally. ``size``, ``dtype``
+and ``nvals`` are replicated and kept current by the collective operations that produce the
+vector, so reading them never communicates.
 """
 
 import numpy as np
@@ -19,6 +20,7 @@ from ._expr import (
     check_size,
     ewise_input_types,
 )
+from ._piece import Piece, PieceMask, Write, accumulated, ewise, write
 from .exceptions import EmptyObject, IndexOutOfBound, InvalidValue
 from .grid import default_grid
 from .semirings import binary, monoid, semiring
@@ -58,8 +60,7 @@ class Vector:
             raise InvalidValue(f"Vector size must be non-negative, got {size}")
         self._size = size
         self._lo, hi = self.grid.piece(size)
-        self._present = np.zeros(hi - self._lo, dtype=bool)
-        self._values = np.zeros(hi - self._lo, dtype=self.dtype.np_type)
+        self._piece = Piece.empty(hi - self._lo, self.dtype.np_type)
         self._nvals = 0
         self.name = name or f"v_{next(_names)}"
 
@@ -89,8 +90,10 @@ class Vector:
                f"dtype={self.dtype}>"
 
     def local_piece(self):
-        """(first global index, present bitmap, values) of this rank's piece; no copy."""
-        return self._lo, self._present, self._values
+        """(first global index, sorted local positions, values) of this rank's entries.
+
+        O(local nvals); no copy while the piece is sparse."""
+        return (self._lo, *self._piece.entries())
 
     # ---- construction ----
     @classmethod
@@ -134,7 +137,7 @@ class Vector:
         elif failure is not None:
             raise failure
         else:
-            keep = (indices >= out._lo) & (indices < out._lo + len(out._present))
+            keep = (indices >= out._lo) & (indices < out._lo + out._piece.size)
             indices, values = indices[keep], values[keep]
         out._set_from_entries(indices - out._lo, values, dup_op)
         return out
@@ -154,26 +157,25 @@ class Vector:
                 local_idx, values = redist.reduce_duplicates(local_idx, values, mon)
         except Exception as exc:  # agreed below
             failure = exc
-        self._commit_local(None if failure else (local_idx, values), failure)
-
-    def _commit_local(self, entries, failure):
-        """Collective. Replace the piece by sorted unique local entries, agreeing on errors."""
-        present = np.zeros_like(self._present)
-        values = np.zeros_like(self._values)
+        piece = None
         if failure is None:
-            idx, vals = entries
-            present[idx] = True
-            values[idx] = vals
-        self._commit(present, values, failure)
+            piece = Piece.from_entries(self._piece.size, local_idx, values, self.dtype.np_type)
+        self._install(piece, failure)
 
-    def _commit(self, present, values, failure):
+    def _install(self, piece, failure):
         """Collective. Install a new piece; raise the same error everywhere if any rank failed."""
-        local = 0 if failure is not None else int(np.count_nonzero(present))
+        self._commit(None if failure else Write(piece.nvals, piece=piece), failure)
+
+    def _commit(self, change, failure):
+        """Collective. Apply a ``Write`` once every rank has computed its own; if any rank
+        failed, raise the same error everywhere and leave the vector unchanged."""
+        local = 0 if failure is not None else change.nvals
         total, failed = self.grid.comm.allreduce(
             np.array([local, failure is not None], dtype=np.int64))
         if failed:
             self.grid.comm.agree(failure)
-        self._present, self._values, self._nvals = present, values, int(total)
+        self._piece = change.install(self._piece)
+        self._nvals = int(total)
 
     @classmethod
     def from_dense(cls, values, missing_value=None, *, dtype=None, name=None, grid=None):
@@ -200,7 +202,7 @@ class Vector:
 
     def clear(self):
         """Remove every entry (local; nvals becomes 0 on every rank)."""
-        self._present[:] = False
+        self._piece = Piece.empty(self._piece.size, self.dtype.np_type)
         self._nvals = 0
 
     def diag(self, k=0, dtype=None, *, name=None):
@@ -214,18 +216,18 @@ class Vector:
         from .matrix import Matrix
 
         k = int(k)
-        idx = np.flatnonzero(self._present)
+        idx, vals = self._piece.entries()
         rows = idx + self._lo + max(-k, 0)
         n = self._size + abs(k)
-        return Matrix.from_coo(rows, rows + k, self._values[idx],
+        return Matrix.from_coo(rows, rows + k, vals,
                                dtype=self.dtype if dtype is None else dtype, nrows=n, ncols=n,
                                distributed=True, name=name, grid=self.grid)
 
     # ---- output ----
     def to_coo(self, dtype=None, *, indices=True, values=True, sort=True):
         """Collective. (indices as uint64, values) of every entry, the same on every rank."""
-        idx = np.flatnonzero(self._present)
-        vals = self._values[idx].astype((lookup_dtype(dtype) if dtype else self.dtype).np_type)
+        idx, vals = self._piece.entries()
+        vals = vals.astype((lookup_dtype(dtype) if dtype else self.dtype).np_type)
         all_idx = np.concatenate(self.grid.comm.allgatherv(idx + self._lo)).astype(np.uint64)
         all_vals = np.concatenate(self.grid.comm.allgatherv(vals)) if values else None
         return (all_idx if indices else None), all_vals
@@ -235,8 +237,10 @@ class Vector:
         if fill_value is None and self._nvals < self._size:
             raise EmptyObject("Vector has missing entries; give fill_value to to_dense")
         dtype = lookup_dtype(dtype) if dtype else self.dtype
-        local = np.where(self._present, self._values,
-                         fill_value if fill_value is not None else 0).astype(dtype.np_type)
+        local = np.full(self._piece.size, 0 if fill_value is None else fill_value,
+                        dtype=dtype.np_type)
+        idx, vals = self._piece.entries()
+        local[idx] = vals
         return np.concatenate(self.grid.comm.allgatherv(local))
 
     def isequal(self, other, *, check_dtype=False):
@@ -247,8 +251,8 @@ class Vector:
             return False
         if check_dtype and other.dtype != self.dtype:
             return False
-        same = np.array_equal(self._present, other._present) and np.array_equal(
-            self._values[self._present], other._values[other._present])
+        (a_idx, a), (b_idx, b) = self._piece.entries(), other._piece.entries()
+        same = np.array_equal(a_idx, b_idx) and np.array_equal(a, b)
         return bool(self.grid.comm.allreduce(np.array([same], dtype=np.int64), "min")[0])
 
     def isclose(self, other, *, rel_tol=1e-7, abs_tol=0.0, check_dtype=False):
@@ -257,8 +261,8 @@ class Vector:
             return False
         if check_dtype and other.dtype != self.dtype:
             return False
-        a, b = self._values[self._present], other._values[other._present]
-        same = np.array_equal(self._present, other._present) and bool(
+        (a_idx, a), (b_idx, b) = self._piece.entries(), other._piece.entries()
+        same = np.array_equal(a_idx, b_idx) and bool(
             np.all(np.isclose(a, b, rtol=rel_tol, atol=abs_tol, equal_nan=True)))
         return bool(self.grid.comm.allreduce(np.array([same], dtype=np.int64), "min")[0])
 
@@ -290,35 +294,17 @@ class Vector:
         check_size("assignment", other.size, self._size, "input size", "output Vector.size")
         if accum is not None:
             check_domain(accum, self.dtype, other.dtype)
-        failure, present, values = None, None, None
+        failure, change = None, None
         try:
-            present, values = other._compute(mask, opts)
-            present, values = self._merge(present, values, other.dtype, mask, accum, replace)
+            t = other._compute(mask, opts)
+            change = write(self._piece, t, None if mask is None else mask.local(), accum,
+                           replace, t_masked=mask is not None and other.applies_mask)
         except Exception as exc:  # agreed in _commit
             failure = exc
-        self._commit(present, values, failure)
-
-    def _merge(self, t_present, t_values, t_type, mask, accum, replace):
-        """Local GraphBLAS write: Z = accum(C, T) or T; C<M, replace> = Z."""
-        c_present, c_values = self._present, self._values
-        t_values = t_values.astype(self.dtype.np_type, copy=False) if accum is None else t_values
-        if accum is None:
-            z_present, z_values = t_present, t_values
-        else:
-            both = c_present & t_present
-            z_present = c_present | t_present
-            z_values = np.where(t_present, t_values, c_values).astype(self.dtype.np_type)
-            z_values[both] = accum.evaluate(c_values[both], t_values[both])
-        if mask is None:
-            return z_present.copy(), z_values.astype(self.dtype.np_type, copy=True)
-        allowed = mask.vector_bitmap()
-        keep_old = c_present & ~allowed & (not replace)
-        present = (z_present & allowed) | keep_old
-        values = np.where(allowed, z_values.astype(self.dtype.np_type, copy=False), c_values)
-        return present, values
+        self._commit(change, failure)
 
     def _identity_expr(self):
-        snapshot = (self._present.copy(), self._values.copy())
+        snapshot = self._piece.copy()
         return VectorExpression("identity", (self,), self.dtype, self._size,
                                 lambda mask, opts: snapshot, self.grid)
 
@@ -329,54 +315,81 @@ class Vector:
         self()[index] << value
 
     def __delitem__(self, index):
-        positions = _positions(self._size, index)
-        local = positions[(positions >= self._lo) & (positions < self._lo + len(self._present))]
-        present = self._present.copy()
-        present[local - self._lo] = False
-        self._commit(present, self._values, None)
+        region = self._local_region(_positions(self._size, index))
+        nothing = Piece.empty(region.size, self.dtype.np_type)
+        self._commit(write(self._piece, nothing, PieceMask(region, True, False), None, False,
+                           t_masked=True), None)
+
+    def _local_region(self, positions):
+        """The positions of this rank's piece among the global ``positions``, as a Piece."""
+        n_local = self._piece.size
+        mine = positions[(positions >= self._lo) & (positions < self._lo + n_local)] - self._lo
+        idx = np.unique(mine)
+        return Piece.from_entries(n_local, idx, np.ones(len(idx), dtype=bool))
 
     def _assign(self, index, value, mask, accum, replace):
         """Collective. GrB_assign: self<mask>(index) = accum(self(index), value)."""
-        positions = _positions(self._size, index)
-        lo, n_local = self._lo, len(self._present)
-        t_present = np.zeros(n_local, dtype=bool)
+        whole = isinstance(index, slice) and index == slice(None)
+        positions = None if whole else _positions(self._size, index)
+        n_local = self._piece.size
         if isinstance(value, Vector):
+            positions = np.arange(self._size, dtype=np.int64) if whole else positions
             check_size("assign", value.size, len(positions), "Vector.size", "number of indices")
             t_type = value.dtype
-            t_values = np.zeros(n_local, dtype=t_type.np_type)
-            src = np.flatnonzero(value._present)
+            src, src_vals = value._piece.entries()
             dest = positions[src + value._lo]
             idx, vals = redist.to_owners(self.grid, self.grid.owner(self._size, dest), dest,
-                                         value._values[src])
-            t_present[idx - lo] = True
-            t_values[idx - lo] = vals
+                                         src_vals)
+            idx, vals = _sorted(idx - self._lo, vals)
         else:
             value = getattr(value, "value", value)
             if value is None:
                 raise EmptyObject("Cannot assign an empty Scalar")
             t_type = _scalar_dtype(value)
-            mine = positions[(positions >= lo) & (positions < lo + n_local)] - lo
-            t_present[mine] = True
-            t_values = np.full(n_local, value, dtype=t_type.np_type)
+            if whole:
+                # Under a plain mask only its positions can change: T is the scalar there.
+                plain = mask is not None and not mask.complement
+                idx = mask.local().positions() if plain else np.arange(n_local, dtype=np.int64)
+            else:
+                idx = self._local_region(positions).entries()[0]
+            vals = np.full(len(idx), value, dtype=t_type.np_type)
         if accum is not None:
             check_domain(accum, self.dtype, t_type)
-        region = np.zeros(n_local, dtype=bool)
-        region[positions[(positions >= lo) & (positions < lo + n_local)] - lo] = True
-        # Z keeps C outside the index region; inside it is T, or accum(C, T) with accum (where
-        # an accumulated C entry survives even if T has none there).
-        c_present, c_values = self._present, self._values
-        if accum is None:
-            z_present = np.where(region, t_present, c_present)
-        else:
-            z_present = c_present | (region & t_present)
-        z_values = np.where(region & t_present, t_values.astype(self.dtype.np_type), c_values)
+        t = Piece.from_entries(n_local, idx, vals)
+        t_masked = whole and not isinstance(value, Vector) and mask is not None and \
+            not mask.complement
+        failure, change = None, None
+        try:
+            change = self._assign_write(t, None if whole else self._local_region(positions),
+                                        mask, accum, replace, t_masked)
+        except Exception as exc:  # agreed in _commit
+            failure = exc
+        self._commit(change, failure)
+
+    def _assign_write(self, t, region, mask, accum, replace, t_masked):
+        """The Write of ``C<M, replace>(region) = accum(C(region), T)``; ``region`` None is
+        every position. Z keeps C outside the region; inside it is T, or accum(C, T) with
+        accum (where an accumulated C entry survives even if T has none there)."""
+        c = self._piece
+        m = None if mask is None else mask.local()
+        if region is None:
+            return write(c, t, m, accum, replace, t_masked=t_masked)
+        if mask is None:
+            if accum is not None:
+                return write(c, t, None, accum, False)
+            # C<region> = T: the region's positions become T's.
+            return write(c, t, PieceMask(region, True, False), None, False, t_masked=True)
         if accum is not None:
-            both = region & t_present & c_present
-            z_values[both] = accum.evaluate(c_values[both], t_values[both])
-        snapshot = (z_present, z_values)
-        z = VectorExpression("assign", (self,), self.dtype, self._size,
-                             lambda mask, opts: snapshot, self.grid)
-        self._update(z, mask, None, replace, {})
+            z = accumulated(c, t, accum)
+        else:
+            c_idx, c_vals = c.entries()
+            outside = ~region.contains(c_idx)
+            t_idx, t_vals = t.entries()
+            z_idx, z_vals = _sorted(np.concatenate([c_idx[outside], t_idx]),
+                                    np.concatenate([c_vals[outside],
+                                                    t_vals.astype(c.dtype, copy=False)]))
+            z = Piece.from_entries(c.size, z_idx, z_vals, c.dtype)
+        return write(c, z, m, None, replace)
 
     # ---- element-wise ----
     def _ewise(self, other, op, kind, method, left_default=None, right_default=None):
@@ -389,24 +402,9 @@ class Vector:
         a, b = self, other
 
         def compute(mask, opts):
-            ap, bp = a._present, b._present
-            av = a._values.astype(in_types[0].np_type, copy=False)
-            bv = b._values.astype(in_types[1].np_type, copy=False)
-            both = ap & bp
-            out = np.zeros(len(ap), dtype=out_type.np_type)
-            out[both] = binop.evaluate(av[both], bv[both])
-            if kind == "mult":
-                return both, out
-            only_a, only_b = ap & ~bp, bp & ~ap
-            if kind == "union":
-                out[only_a] = binop.evaluate(av[only_a], np.full(only_a.sum(), right_default,
-                                                                 dtype=bv.dtype))
-                out[only_b] = binop.evaluate(np.full(only_b.sum(), left_default, dtype=av.dtype),
-                                             bv[only_b])
-            else:
-                out[only_a] = av[only_a]
-                out[only_b] = bv[only_b]
-            return ap | bp, out
+            return ewise(a._piece, b._piece, binop, kind,
+                         (in_types[0].np_type, in_types[1].np_type), out_type.np_type,
+                         (left_default, right_default))
 
         def rebind(new_op):
             return a._ewise(b, new_op, kind, method, left_default, right_default)
@@ -484,10 +482,9 @@ class Vector:
                 return binop.evaluate(vals, s) if left is None else binop.evaluate(s, vals)
 
         def compute(mask, opts):
-            idx = np.flatnonzero(a._present)
-            out = np.zeros(len(a._present), dtype=out_type.np_type)
-            out[idx] = values_of(a._values[idx], idx + a._lo)
-            return a._present.copy(), out
+            idx, vals = a._piece.entries()
+            return a._piece.with_values(
+                np.asarray(values_of(vals, idx + a._lo)).astype(out_type.np_type, copy=False))
 
         return VectorExpression("apply", (self, op), out_type, self._size, compute, self.grid)
 
@@ -500,11 +497,9 @@ class Vector:
         a = self
 
         def compute(mask, opts):
-            idx = np.flatnonzero(a._present)
-            keep = op.evaluate(a._values[idx], idx + a._lo, np.zeros_like(idx), thunk)
-            present = np.zeros_like(a._present)
-            present[idx[keep.astype(bool)]] = True
-            return present, a._values.copy()
+            idx, vals = a._piece.entries()
+            keep = op.evaluate(vals, idx + a._lo, np.zeros_like(idx), thunk)
+            return a._piece.select(np.asarray(keep).astype(bool))
 
         return VectorExpression("select", (self, op), self.dtype, self._size, compute, self.grid)
 
@@ -525,7 +520,7 @@ class Vector:
         def compute():
             failure, local = None, None
             try:
-                vals = a._values[a._present]
+                vals = a._piece.entries()[1]
                 local = mon.reduce(vals, a.dtype) if len(vals) else None
             except Exception as exc:  # agreed below
                 failure = exc
@@ -568,18 +563,15 @@ class Vector:
         a = self
 
         def compute(mask, opts):
-            k = np.flatnonzero(index._present)
-            targets = index._values[k].astype(np.int64)
+            k, targets = index._piece.entries()
+            targets = targets.astype(np.int64)
             bad = (targets < 0) | (targets >= a._size)
             failure = IndexOutOfBound(f"gather index {targets[bad][0]} out of range for "
                                       f"Vector of size {a._size}") if bad.any() else None
             a.grid.comm.agree(failure)
-            found, vals = redist.fetch(a.grid, a._size, targets, a._lo, a._present, a._values)
-            present = np.zeros(len(index._present), dtype=bool)
-            values = np.zeros(len(index._present), dtype=a.dtype.np_type)
-            present[k[found]] = True
-            values[k[found]] = vals[found]
-            return present, values
+            found, vals = redist.fetch(a.grid, a._size, targets, a._lo, a._piece)
+            return Piece.from_entries(index._piece.size, k[found], vals[found],
+                                      a.dtype.np_type)
 
         return VectorExpression("gather", (self, index), self.dtype, index.size, compute,
                                 self.grid)
@@ -598,20 +590,17 @@ class Vector:
         a = self
 
         def compute(mask, opts):
-            k = np.flatnonzero(a._present & index._present)
-            dest = index._values[k].astype(np.int64)
+            k, own = a._piece.entries()
+            has_dest, dest = index._piece.lookup(k)
+            k, own, dest = k[has_dest], own[has_dest], dest[has_dest].astype(np.int64)
             bad = (dest < 0) | (dest >= size)
             failure = IndexOutOfBound(f"scatter index {dest[bad][0]} out of range for size "
                                       f"{size}") if bad.any() else None
             a.grid.comm.agree(failure)
-            idx, vals = redist.to_owners(a.grid, a.grid.owner(size, dest), dest, a._values[k])
+            idx, vals = redist.to_owners(a.grid, a.grid.owner(size, dest), dest, own)
             lo, hi = a.grid.piece(size)
             idx, vals = redist.reduce_duplicates(*_sorted(idx - lo, vals), mon)
-            present = np.zeros(hi - lo, dtype=bool)
-            values = np.zeros(hi - lo, dtype=a.dtype.np_type)
-            present[idx] = True
-            values[idx] = vals
-            return present, values
+            return Piece.from_entries(hi - lo, idx, vals, a.dtype.np_type)
 
         return VectorExpression("scatter", (self, index), self.dtype, size, compute, self.grid)
 
@@ -700,11 +689,9 @@ class _VectorIndexExpr:
 
         def compute(mask, opts):
             lo, hi = v.grid.piece(out_size)
-            found, vals = redist.fetch(v.grid, v.size, positions[lo:hi], v._lo, v._present,
-                                       v._values)
-            values = np.zeros(hi - lo, dtype=v.dtype.np_type)
-            values[found] = vals[found]
-            return found, values
+            found, vals = redist.fetch(v.grid, v.size, positions[lo:hi], v._lo, v._piece)
+            idx = np.flatnonzero(found)
+            return Piece.from_entries(hi - lo, idx, vals[idx], v.dtype.np_type)
 
         return VectorExpression("extract", (v,), v.dtype, out_size, compute, v.grid)
 
@@ -729,8 +716,9 @@ class _VectorIndexExpr:
             raise IndexOutOfBound(f"index {i} out of range for size {v.size}")
         owner = int(v.grid.owner(v.size, [i])[0])
         local = None
-        if owner == v.grid.rank and v._present[i - v._lo]:
-            local = v._values[i - v._lo].item()
+        if owner == v.grid.rank:
+            found, vals = v._piece.lookup(np.array([i - v._lo]))
+            local = vals[0].item() if found[0] else None
         return v.grid.comm.bcast_object(local, root=owner)
 
     def __lshift__(self, value):
