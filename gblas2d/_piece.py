@@ -290,8 +290,8 @@ def write(c, t, mask, accum, replace, *, t_masked=False):
 
 def _accumulate(c, t, accum, dtype, *, in_place=True):
     """``C = accum(C, T)`` over the union of their entries."""
-    t_idx, t_vals = t.entries()
     if c.is_bitmap and in_place and not t.is_bitmap:
+        t_idx, t_vals = t.entries()
         # O(entries of T): patch C's bitmap at T's positions.
         had = c.present[t_idx]
         vals = t_vals.astype(dtype, copy=True)
@@ -300,7 +300,17 @@ def _accumulate(c, t, accum, dtype, *, in_place=True):
                                                                                  copy=False)
         nvals = c.nvals + int(len(t_idx) - np.count_nonzero(had))
         return Write(nvals, patch=(t_idx[:0], t_idx, vals))
-    c_idx, c_vals = c.entries()
+    if c.is_bitmap and t.is_bitmap:
+        # Both dense: whole-array operations, no search.
+        both = c.present & t.present
+        values = np.where(t.present, t.values, c.values).astype(dtype)
+        if both.all():
+            values = accum.evaluate(c.values, t.values).astype(dtype, copy=False)
+        elif both.any():
+            values[both] = accum.evaluate(c.values[both], t.values[both])
+        present = c.present | t.present
+        return Write(int(np.count_nonzero(present)), piece=Piece.from_bitmap(present, values))
+    (c_idx, c_vals), (t_idx, t_vals) = c.entries(), t.entries()
     idx, vals = _union(c_idx, c_vals, t_idx, t_vals, accum, dtype)
     return Write(len(idx), piece=Piece.from_entries(c.size, idx, vals, dtype,
                                                     was_bitmap=c.is_bitmap))

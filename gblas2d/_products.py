@@ -152,7 +152,8 @@ def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
     work = (None, None)
     if direction is None:
         push_work = int((in_ptr[x_idx + 1] - in_ptr[x_idx]).sum())
-        work = grid.comm.allreduce(np.array([push_work, _pull_work(out_ptr, allowed)],
+        work = grid.comm.allreduce(np.array([push_work, _pull_work(out_ptr, allowed,
+                                                                   push_work)],
                                             dtype=np.int64))
         direction = "push" if work[0] < work[1] else "pull"
 
@@ -191,25 +192,28 @@ def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
     return out
 
 
-def _pull_work(out_ptr, allowed):
-    """Edges of the outputs the mask allows (all outputs without a mask). Under a complemented
-    mask on this rank's own piece it is estimated as allowed outputs x average degree (as
-    LAGraph does), so the decision costs O(1) and not a pass over every masked-out output."""
+def _pull_work(out_ptr, allowed, push_work):
+    """Edges of the outputs the mask allows (all outputs without a mask).
+
+    Under a complemented mask this is every edge less those of the masked-out outputs, which
+    takes a pass over the mask's entries. When that pass would cost more than 8 times the push
+    work, the push is cheap next to it and wins: report every edge instead of counting."""
+    total = int(out_ptr[-1])
     if allowed is None:
-        return int(out_ptr[-1])
-    if allowed.complement:
-        rows = len(out_ptr) - 1
-        return int(allowed.allowed_count() * out_ptr[-1] // max(rows, 1))
-    rows = allowed.positions()
-    return int((out_ptr[rows + 1] - out_ptr[rows]).sum())
+        return total
+    if allowed.complement and allowed.on.nvals > 8 * push_work:
+        return total
+    rows = allowed.on.entries()[0] if allowed.complement else allowed.positions()
+    edges = int((out_ptr[rows + 1] - out_ptr[rows]).sum())
+    return total - edges if allowed.complement else edges
 
 
 def _pull_scipy(block, operand, x_seg, orient):
     """Pull with scipy's compiled CSR kernel (``operand``: see ``_scipy_operand``)."""
     if operand == "pattern":
-        mat = block.scipy_pattern(orient)
+        mat = block.scipy_pattern(orient, x_seg.dtype)
     else:
-        mat = block.scipy_csr() if orient == "mxv" else block.scipy_csr().T
+        mat = block.scipy_csr(orient)
     y = mat @ x_seg.dense_values()
     if x_seg.is_full:
         hit = np.diff(block.csr[0] if orient == "mxv" else block.csc[0]) > 0

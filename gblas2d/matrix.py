@@ -45,7 +45,8 @@ class _Block:
     def __init__(self, nrows, ncols, rows, cols, values):
         self.nrows, self.ncols = nrows, ncols
         self.rows, self.cols, self.values = rows, cols, values
-        self._csr = self._csc = self._scipy = self._pattern = None
+        self._csr = self._csc = None
+        self._scipy, self._pattern = {}, {}
 
     @classmethod
     def from_keys(cls, nrows, ncols, keys, values):
@@ -80,23 +81,30 @@ class _Block:
             self._csc = (csc.indptr.astype(np.int64), self.rows[order], self.values[order])
         return self._csc
 
-    def scipy_csr(self):
-        if self._scipy is None:
+    def scipy_csr(self, orient="mxv"):
+        """The block as a scipy CSR whose rows are the product's outputs: the block itself for
+        "mxv", its transpose (the CSC arrays read as a CSR) for "vxm", so scipy's matvec
+        gathers along rows in both orientations."""
+        if orient not in self._scipy:
             from scipy.sparse import csr_array
 
-            ptr, ind, val = self.csr
-            self._scipy = csr_array((val, ind, ptr), shape=(self.nrows, self.ncols))
-        return self._scipy
+            ptr, ind, val = self.csr if orient == "mxv" else self.csc
+            shape = (self.nrows, self.ncols) if orient == "mxv" else (self.ncols, self.nrows)
+            self._scipy[orient] = csr_array((val, ind, ptr), shape=shape)
+        return self._scipy[orient]
 
-    def scipy_pattern(self, orient):
-        """The block's structure as an int32 CSR of ones (transposed for "vxm")."""
-        if self._pattern is None:
+    def scipy_pattern(self, orient, dtype=np.int32):
+        """The block's structure as a CSR of ones of ``dtype``, oriented as ``scipy_csr``. The
+        ones take the vector's type: scipy would otherwise cast the whole matrix every call."""
+        key = (orient, np.dtype(dtype))
+        if key not in self._pattern:
             from scipy.sparse import csr_array
 
-            ptr, ind, _ = self.csr
-            self._pattern = csr_array((np.ones(len(ind), dtype=np.int32), ind, ptr),
-                                      shape=(self.nrows, self.ncols))
-        return self._pattern if orient == "mxv" else self._pattern.T
+            mat = self.scipy_csr(orient)
+            self._pattern[key] = csr_array(
+                (np.ones(len(mat.indices), dtype=dtype), mat.indices, mat.indptr),
+                shape=mat.shape)
+        return self._pattern[key]
 
     def global_coo(self, row_lo, col_lo):
         return self.rows + row_lo, self.cols + col_lo, self.values
