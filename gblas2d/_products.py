@@ -21,7 +21,8 @@ import scipy.sparse as sp
 
 from . import _exchange as ex
 from . import _redistribute as redist
-from ._kernels import reduce_scattered, spgemm, spmv
+from . import backends
+from ._kernels import reduce_scattered, spgemm
 from ._piece import Piece, PieceMask
 
 __all__ = ["trace", "mxv_compute", "mxm_compute"]
@@ -165,9 +166,9 @@ def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
             out_idx, out_vals = _pull_scipy(block, operand, x_seg.astype(out_type.np_type),
                                             orient)
         else:
-            out_idx, out_vals = spmv(block, x_seg, semiring, orient=orient, x_first=x_first,
-                                     direction=direction, allowed=allowed,
-                                     out_offset=out_offset, in_offset=in_offset)
+            out_idx, out_vals = backends.get().spmv(
+                block, x_seg, semiring, orient=orient, x_first=x_first, direction=direction,
+                allowed=allowed, out_offset=out_offset, in_offset=in_offset)
         out_vals = out_vals.astype(out_type.np_type, copy=False)
     except Exception as exc:  # raised after the collectives below, agreed by the caller
         failure = exc

@@ -47,6 +47,8 @@ class _Block:
         self.rows, self.cols, self.values = rows, cols, values
         self._csr = self._csc = None
         self._scipy, self._pattern = {}, {}
+        # Each backend's own copy of the block (``backends``), made on its first use.
+        self.backend_cache = {}
 
     @classmethod
     def from_keys(cls, nrows, ncols, keys, values):

@@ -15,6 +15,7 @@ import sys
 
 import numpy as np
 
+from .. import backends
 from ..algorithms import NegativeCycleError
 from ..exceptions import ConvergenceFailure, GraphblasException
 from ..grid import Grid, set_default_grid
@@ -123,6 +124,8 @@ def info(args, grid, out, load):
     counts = np.array([b[3] for b in blocks])
     if counts.sum():
         out(f"  balance (max / mean entries per rank) {counts.max() / counts.mean():.3f}")
+    out(f"local kernels {backends.backend_name()}, {backends.threads_per_rank()} "
+        "thread(s) per rank (GBLAS2D_BACKEND, GBLAS2D_THREADS)")
     return 0
 
 

@@ -12,6 +12,7 @@ Nothing here branches on the rank.
 """
 
 import os
+from contextlib import contextmanager
 
 import graphblas as G
 import numpy as np
@@ -38,6 +39,7 @@ from hypothesis import Phase, assume, given, settings
 from hypothesis import strategies as st
 
 import gblas2d as gb
+from gblas2d import backends
 
 UNDER_MPI = os.environ.get("GBLAS2D_TEST_MPI") == "1"
 
@@ -129,15 +131,33 @@ def _write(L, out, expr, mask, kind, accum, replace, opts=None):
 # mxv / vxm
 
 
+@contextmanager
+def local_kernels(name):
+    """Run with backend ``name``; SuiteSparse takes every push, however small, so its push
+    path is the one tested."""
+    from gblas2d.backends import suitesparse
+
+    previous, small = backends.backend_name(), suitesparse.SMALL_PUSH
+    backends.set_backend(name)
+    suitesparse.SMALL_PUSH = 0
+    try:
+        yield
+    finally:
+        backends.set_backend(previous)
+        suitesparse.SMALL_PUSH = small
+
+
+@pytest.mark.parametrize("backend", backends.BACKENDS)
 @pytest.mark.parametrize("name", DETERMINISTIC + list(ANY_BOUNDS))
 @examples(serial=50)
 @given(nrows=sizes, ncols=sizes, seed=seeds, dens_a=densities, dens_x=densities,
        kind=mask_kinds, accum=accums, replace=st.booleans(), orient=st.sampled_from(["mxv",
        "vxm", "T.mxv", "vxm.T"]), pick=st.integers(0, 100))
-def test_mxv_vxm_semirings(name, nrows, ncols, seed, dens_a, dens_x, kind, accum, replace,
-                           orient, pick):
+def test_mxv_vxm_semirings(backend, name, nrows, ncols, seed, dens_a, dens_x, kind, accum,
+                           replace, orient, pick):
     """mxv, vxm, A.T.mxv and x.vxm(A.T) for each semiring and dtype, every mask kind, accum
-    and replace, and the four forced direction/exchange combinations of the engine."""
+    and replace, and the four forced direction/exchange combinations of the engine, on each
+    local-kernel backend."""
     dtype_choices = SEMIRING_DTYPES[name]
     dtype = dtype_choices[pick % len(dtype_choices)]
     rng = np.random.default_rng(seed)
@@ -178,8 +198,9 @@ def test_mxv_vxm_semirings(name, nrows, ncols, seed, dens_a, dens_x, kind, accum
                          kind, None, replace) for n in (lo_name, hi_name)]
     for opts in ENGINE_OPTS:
         w = vec_pair(w_idx, w_vals, out_dtype, out_size)
-        got = _write(gb, w, product(name), mask, kind, _accum(gb, accum, out_dtype), replace,
-                     opts)
+        with local_kernels(backend):
+            got = _write(gb, w, product(name), mask, kind, _accum(gb, accum, out_dtype),
+                         replace, opts)
         what = f"{orient} {name}[{dtype}] mask={kind} accum={accum} replace={replace} {opts}"
         assert_same_vector(got, expected, structure_only=nondet, what=what)
         if bounds is not None:

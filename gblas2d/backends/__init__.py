@@ -1,0 +1,80 @@
+"""Local kernels, one module per backend behind one interface.
+
+The 2D layer (grid, exchange, products) decides what moves where; a backend does the arithmetic
+on one block and one vector segment, arrays in and arrays out, and never communicates:
+
+``spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset, in_offset)``
+    the local masked product of ``_products.mxv_compute``; returns sorted output positions and
+    their values.
+
+Backends:
+
+* ``numpy``: the reference, every semiring (user-defined and index-aware ops included).
+* ``suitesparse``: SuiteSparse:GraphBLAS through python-graphblas for builtin semirings and
+  types, with the engine's push/pull choice passed down as the saxpy/dot method; anything else
+  goes to ``numpy``.
+
+The default is ``suitesparse`` when python-graphblas is installed; ``GBLAS2D_BACKEND`` or
+``set_backend`` chooses. Algorithms and the comm layer never see which backend ran.
+"""
+
+import importlib
+import os
+
+__all__ = ["BACKENDS", "backend_name", "get", "set_backend", "threads_per_rank"]
+
+BACKENDS = ("numpy", "suitesparse")
+_current = {}
+
+
+def _available(name):
+    if name == "suitesparse":
+        return importlib.util.find_spec("graphblas") is not None
+    return True
+
+
+def set_backend(name):
+    """Use the local kernels of backend ``name`` ("numpy" or "suitesparse") from now on.
+
+    Local: call it on every rank, with the same name, between operations.
+    """
+    if name not in BACKENDS:
+        raise ValueError(f"backend must be one of {BACKENDS}, got {name!r}")
+    if not _available(name):
+        raise ImportError(f"the {name!r} backend needs python-graphblas: "
+                          "pip install 'gblas2d[graphblas]'")
+    _current["module"] = importlib.import_module(f"{__name__}.{name}")
+    _current["name"] = name
+
+
+def get():
+    """The module of the backend in use."""
+    if "module" not in _current:
+        wanted = os.environ.get("GBLAS2D_BACKEND")
+        if wanted:
+            set_backend(wanted)
+        else:
+            set_backend("suitesparse" if _available("suitesparse") else "numpy")
+    return _current["module"]
+
+
+def backend_name():
+    """The name of the backend in use."""
+    get()
+    return _current["name"]
+
+
+def threads_per_rank():
+    """SuiteSparse threads for this rank: ``GBLAS2D_THREADS`` if set, else the cores this
+    process may use divided by the ranks on its node (read from the MPI launcher's
+    environment, so no communication is needed)."""
+    given = os.environ.get("GBLAS2D_THREADS")
+    if given:
+        return max(1, int(given))
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    local = 1
+    for var in ("MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE", "MV2_COMM_WORLD_LOCAL_SIZE"):
+        if os.environ.get(var, "").isdigit():
+            local = int(os.environ[var])
+            break
+    return max(1, (cores or 1) // max(local, 1))

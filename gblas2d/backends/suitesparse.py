@@ -1,0 +1,115 @@
+"""SuiteSparse:GraphBLAS local kernels, through python-graphblas.
+
+A block is imported once (copied) as two GraphBLAS matrices: by rows (its CSR) and by columns
+(its CSC read as the CSR of the transpose). A product then reads the storage the engine's
+direction wants and passes that direction down as SuiteSparse's method: pull is ``dot`` over the
+matrix whose rows are the outputs, push is ``saxpy`` over the one whose rows are the inputs.
+Vectors cross as copies in their own format (sparse or bitmap): O(entries) for a sparse piece.
+
+A push takes no mask into SuiteSparse: importing a dense mask would cost O(n) per product, more
+than the push itself on a small frontier, so its products are filtered by the mask afterwards
+(the same work the numpy push does). A pull takes the mask in, so masked-out rows are never
+computed.
+
+Only builtin semirings without positional ops, on builtin types, run here; the rest go to the
+numpy backend, as do index-aware and user-defined ops.
+"""
+
+import graphblas as grb
+import numpy as np
+
+from .._kernels import spmv as numpy_spmv
+from ..semirings import semiring as builtin_semirings
+from . import threads_per_rank
+
+__all__ = ["spmv", "supports"]
+
+
+# Passed with every call (a descriptor option), so python-graphblas's own setting, which a
+# script may use beside gblas2d, is left alone.
+_THREADS = threads_per_rank()
+
+
+def supports(semiring):
+    """Whether ``semiring`` is a builtin one SuiteSparse has under the same name."""
+    builtin = getattr(builtin_semirings, semiring.name, None)
+    return (builtin is not None and not semiring.binaryop.index_aware
+            and builtin.binaryop.func is semiring.binaryop.func
+            and builtin.monoid.name == semiring.monoid.name
+            and getattr(grb.semiring, semiring.name, None) is not None)
+
+
+# A push over fewer edges than this costs less in numpy than one python-graphblas call's
+# import, dispatch and export (measured on a 2D mesh BFS, whose frontiers are this small).
+SMALL_PUSH = 4096
+
+
+def _push_edges(block, x, orient):
+    ptr = block.csc[0] if orient == "mxv" else block.csr[0]
+    idx = x.entries()[0]
+    return int((ptr[idx + 1] - ptr[idx]).sum())
+
+
+def _grb_semiring(semiring):
+    op = getattr(grb.semiring, semiring.name)
+    return op if semiring.type is None else op[semiring.type.name]
+
+
+def _matrices(block):
+    """The block as GraphBLAS matrices by rows and by columns, imported on first use."""
+    cached = block.backend_cache.get("suitesparse")
+    if cached is None:
+        def load(ptr, ind, val, nrows, ncols):
+            return grb.Matrix.ss.import_csr(nrows=nrows, ncols=ncols, indptr=ptr,
+                                            col_indices=ind, values=val, sorted_cols=True)
+
+        by_rows = load(*block.csr, block.nrows, block.ncols)
+        by_cols = load(*block.csc, block.ncols, block.nrows)
+        cached = block.backend_cache["suitesparse"] = {"mxv": (by_rows, by_cols),
+                                                       "vxm": (by_cols, by_rows)}
+    return cached
+
+
+def _vector(piece):
+    """A GraphBLAS copy of a Piece, in its own format."""
+    if piece.is_bitmap:
+        return grb.Vector.ss.import_bitmap(bitmap=piece.present, values=piece.values,
+                                           nvals=piece.nvals)
+    return grb.Vector.ss.import_sparse(size=piece.size, indices=piece.idx, values=piece.vals,
+                                       sorted_index=True)
+
+
+def spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset, in_offset):
+    """The local masked product (the interface of ``backends``): sorted output positions and
+    their values."""
+    if not supports(semiring) or not block.nvals or \
+            direction == "push" and _push_edges(block, x, orient) < SMALL_PUSH:
+        return numpy_spmv(block, x, semiring, orient=orient, x_first=x_first,
+                          direction=direction, allowed=allowed, out_offset=out_offset,
+                          in_offset=in_offset)
+    # ``outputs``: rows are the product's outputs (read by pull); ``inputs``: rows are inputs.
+    outputs, inputs = _matrices(block)[orient]
+    op = _grb_semiring(semiring)
+    xv = _vector(x)
+    if direction == "pull":
+        expr = xv.vxm(outputs.T, op) if x_first else outputs.mxv(xv, op)
+        method = "dot"
+    else:
+        expr = xv.vxm(inputs, op) if x_first else inputs.T.mxv(xv, op)
+        method = "saxpy"
+    if direction == "pull" and allowed is not None:
+        on = _vector(allowed.on)
+        mask = ~on.S if allowed.complement else on.S
+        y = grb.Vector(expr.dtype, expr.size)
+        y(mask=mask, axb_method=method, nthreads=_THREADS) << expr
+    else:
+        y = expr.new(axb_method=method, nthreads=_THREADS)
+    out = y.ss.export("sparse", sort=True)
+    idx = out["indices"].astype(np.int64, copy=False)
+    vals = out["values"]
+    if out.get("is_iso"):
+        vals = np.full(len(idx), vals[0])
+    if direction == "push" and allowed is not None:
+        keep = allowed.allows(idx)
+        idx, vals = idx[keep], vals[keep]
+    return idx, vals
