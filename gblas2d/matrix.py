@@ -443,8 +443,15 @@ class Matrix:
             ak, bk = a._block.keys(), b._block.keys()
             av = a._block.values.astype(in_types[0].np_type, copy=False)
             bv = b._block.values.astype(in_types[1].np_type, copy=False)
-            in_b = sorted_isin(ak, bk)
-            in_a = sorted_isin(bk, ak)
+            # One merge of the two sorted key lists (a stable sort of two runs): a key in
+            # both sits right after itself, A's entry first.
+            order = np.argsort(np.concatenate([ak, bk]), kind="stable")
+            keys = np.concatenate([ak, bk])[order]
+            first = np.flatnonzero(keys[1:] == keys[:-1])
+            in_b = np.zeros(len(ak), dtype=bool)
+            in_b[order[first]] = True
+            in_a = np.zeros(len(bk), dtype=bool)
+            in_a[order[first + 1] - len(ak)] = True
             both_vals = binop.evaluate(av[in_b], bv[in_a])
             if kind == "mult":
                 return ak[in_b], both_vals.astype(out_type.np_type)
@@ -455,11 +462,15 @@ class Matrix:
                                         bv[~in_a])
             else:
                 only_a, only_b = av[~in_b], bv[~in_a]
-            keys = np.concatenate([ak[in_b], ak[~in_b], bk[~in_a]])
-            vals = np.concatenate([both_vals.astype(out_type.np_type),
-                                   only_a.astype(out_type.np_type),
-                                   only_b.astype(out_type.np_type)])
-            return _sort_keys(keys, vals, stable=False)
+            # Each entry's place in the merged order: A's entries (the first of a pair) and
+            # B's entries that A lacks.
+            out_vals = np.empty(len(ak) + len(bk), dtype=out_type.np_type)
+            out_vals[:len(ak)][in_b] = both_vals
+            out_vals[:len(ak)][~in_b] = only_a
+            out_vals[len(ak):][~in_a] = only_b
+            keep = np.ones(len(keys), dtype=bool)
+            keep[first + 1] = False
+            return keys[keep], out_vals[order[keep]]
 
         def rebind(new_op):
             return a._ewise(b, new_op, kind, method, left_default, right_default)
@@ -680,13 +691,19 @@ class Matrix:
                                 compute, self.grid, rebind=rebind)
 
     def _transpose_entries(self):
-        """Collective. This rank's block of A^T as sorted (keys, values)."""
-        r, c, v = self._block.global_coo(self._row_lo, self._col_lo)
+        """Collective. This rank's block of A^T as sorted (keys, values).
+
+        Entries leave in column-major (CSC) order, which is row-major for A^T, so what arrives
+        from each rank is already sorted and the stable sort only merges those runs."""
+        b = self._block
+        ptr, r, v = b.csc
+        c = np.repeat(np.arange(b.ncols, dtype=np.int64), np.diff(ptr)) + self._col_lo
+        r = r + self._row_lo
         owners = self.grid.entry_owner(self._ncols, self._nrows, c, r)
         rows, cols, vals = redist.to_owners(self.grid, owners, c, r, v)
         lo_r, hi_r = self.grid.row_block(self._ncols)
         lo_c, hi_c = self.grid.col_block(self._nrows)
-        return _sort_keys((rows - lo_r) * (hi_c - lo_c) + (cols - lo_c), vals, stable=False)
+        return _sort_keys((rows - lo_r) * (hi_c - lo_c) + (cols - lo_c), vals)
 
 
 def _sort_keys(keys, vals, *, stable=True):
