@@ -204,10 +204,12 @@ def _build(n, src, dst, w, symmetric, dtype, grid, name):
     """Collective. Drop self-loops, add reversed edges if asked, combine repeats by min."""
     keep = src != dst
     src, dst = src[keep], dst[keep]
-    values = np.ones(len(src)) if w is None else w[keep]
+    # Unweighted: one scalar stands for every value, so no array of ones is held.
+    values = 1.0 if w is None else w[keep]
     if symmetric:
         src, dst = np.concatenate([src, dst]), np.concatenate([dst, src])
-        values = np.concatenate([values, values])
+        if w is not None:
+            values = np.concatenate([values, values])
     return Matrix.from_coo(src, dst, values, dtype=dtype, nrows=n, ncols=n,
                            dup_op=binary.min, name=name, distributed=True, grid=grid)
 

@@ -204,7 +204,8 @@ class Matrix:
             if r.shape != c.shape:
                 raise DimensionMismatch(f"rows (={r.size}) and columns (={c.size}) must have "
                                         "the same length")
-            return r.astype(np.int64), c.astype(np.int64), np.asarray(values)
+            return r.astype(np.int64, copy=False), c.astype(np.int64, copy=False), \
+                np.asarray(values)
 
         empty = np.empty(0, np.int64)
         rows, columns, values = _checked(grid, distributed, read_input,
@@ -213,7 +214,7 @@ class Matrix:
             dtype = _agreed_dtype(grid, values, rows.size)
         dtype = lookup_dtype(dtype if dtype is not None else values.dtype)
         values = _checked(grid, distributed, lambda: np.broadcast_to(
-            values.astype(dtype.np_type), rows.shape), np.empty(0, dtype.np_type))
+            values.astype(dtype.np_type, copy=False), rows.shape), np.empty(0, dtype.np_type))
         dims = [nrows, ncols]
         for k, (given, arr) in enumerate(((nrows, rows), (ncols, columns))):
             if given is None:
@@ -232,24 +233,30 @@ class Matrix:
             grid.comm.agree(failure)
         elif failure is not None:
             raise failure
-        owners = grid.entry_owner(nrows, ncols, rows, columns)
-        if distributed:
-            rows, columns, values = redist.to_owners(grid, owners, rows, columns, values)
-        else:
-            mine = owners == grid.rank
-            rows, columns, values = rows[mine], columns[mine], values[mine]
-        out._set_from_entries(rows - out._row_lo, columns - out._col_lo, values, dup_op)
+        if grid.nprocs > 1:
+            owners = grid.entry_owner(nrows, ncols, rows, columns)
+            if distributed:
+                rows, columns, values = redist.to_owners(grid, owners, rows, columns, values)
+            else:
+                mine = owners == grid.rank
+                rows, columns, values = rows[mine], columns[mine], values[mine]
+            del owners
+        # The keys replace the index arrays at once, so the build holds one copy of the input.
+        keys = (rows - out._row_lo) * out._block.ncols + (columns - out._col_lo)
+        rows = columns = None
+        out._set_from_entries(keys, values, dup_op)
         return out
 
-    def _set_from_entries(self, rows, cols, values, dup_op):
-        """Collective. Fill the block from local entries, combining duplicates."""
-        failure, keys = None, None
+    def _set_from_entries(self, keys, values, dup_op):
+        """Collective. Fill the block from local entry keys (row * ncols + col), combining
+        duplicates."""
+        failure = None
         try:
             dup = None if dup_op is None else as_op(dup_op, "binary")
             # Only a non-commutative dup_op (first, second, minus) needs duplicates kept in
             # input order; otherwise the faster unstable sort will do.
             stable = dup is not None and not dup.commutative
-            keys, values = _sort_keys(rows * self._block.ncols + cols, values, stable=stable)
+            keys, values = _sort_keys(keys, values, stable=stable)
             if len(keys) > 1 and (keys[1:] == keys[:-1]).any():
                 if dup is None:
                     raise InvalidValue("Duplicate indices found; give dup_op to combine them")
@@ -266,8 +273,8 @@ class Matrix:
         if failed:
             self.grid.comm.agree(failure)
         b = self._block
-        self._block = _Block.from_keys(b.nrows, b.ncols, keys,
-                                       values.astype(self.dtype.np_type, copy=False))
+        values = np.ascontiguousarray(values, dtype=self.dtype.np_type)
+        self._block = _Block.from_keys(b.nrows, b.ncols, keys, values)
         self._nvals = int(total)
 
     @classmethod
@@ -707,7 +714,12 @@ class Matrix:
 
 
 def _sort_keys(keys, vals, *, stable=True):
-    """Sort entries by key; ``stable=False`` (faster) where keys are unique."""
+    """Sort entries by key; ``stable=False`` (faster) where keys are unique. Values that are
+    one scalar broadcast (a pattern) need no reordering: the keys, this caller's own array,
+    are then sorted in place, with no permutation held."""
+    if vals.ndim == 1 and vals.strides == (0,):
+        keys.sort()
+        return keys, vals
     order = np.argsort(keys, kind="stable" if stable else None)
     return keys[order], vals[order]
 

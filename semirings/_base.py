@@ -14,11 +14,18 @@ from .dtypes import BOOL, INT64, lookup_dtype, unify
 __all__ = ["BinaryOp", "IndexUnaryOp", "Monoid", "Operator", "Semiring", "UnaryOp"]
 
 
+_probed = {}
+
+
 def _probe_type(func, *types):
-    """The dtype ``func`` returns for inputs of ``types`` (run once on tiny arrays of ones)."""
-    args = [np.ones(1, dtype=lookup_dtype(t).np_type) for t in types]
-    with np.errstate(all="ignore"):
-        return lookup_dtype(np.asarray(func(*args)).dtype)
+    """The dtype ``func`` returns for inputs of ``types`` (run once on tiny arrays of ones, then
+    remembered: every evaluate asks)."""
+    key = (func, *(lookup_dtype(t).name for t in types))
+    if key not in _probed:
+        args = [np.ones(1, dtype=lookup_dtype(t).np_type) for t in types]
+        with np.errstate(all="ignore"):
+            _probed[key] = lookup_dtype(np.asarray(func(*args)).dtype)
+    return _probed[key]
 
 
 class Operator:

@@ -11,8 +11,8 @@ than the push itself on a small frontier, so its products are filtered by the ma
 (the same work the numpy push does). A pull takes the mask in, so masked-out rows are never
 computed.
 
-Only builtin semirings without positional ops, on builtin types, run here; the rest go to the
-numpy backend, as do index-aware and user-defined ops.
+Builtin semirings on builtin types run here, positional ones (``min_secondi``, ...) with a min,
+max or any monoid too; user-defined ops go to the numpy backend.
 """
 
 import graphblas as grb
@@ -31,12 +31,30 @@ _THREADS = threads_per_rank()
 
 
 def supports(semiring):
-    """Whether ``semiring`` is a builtin one SuiteSparse has under the same name."""
+    """Whether SuiteSparse has ``semiring`` under the same name: a builtin one, or a positional
+    one (``min_secondi``, ...) whose monoid keeps the order of indices (min, max, any), so the
+    block's offset can be added to SuiteSparse's local index afterwards."""
     builtin = getattr(builtin_semirings, semiring.name, None)
-    return (builtin is not None and not semiring.binaryop.index_aware
-            and builtin.binaryop.func is semiring.binaryop.func
-            and builtin.monoid.name == semiring.monoid.name
-            and getattr(grb.semiring, semiring.name, None) is not None)
+    if builtin is None or builtin.binaryop.func is not semiring.binaryop.func or \
+            builtin.monoid.name != semiring.monoid.name:
+        return False
+    if semiring.binaryop.index_aware:
+        return semiring.monoid.name in ("min", "max", "any") and \
+            hasattr(grb.semiring.ss, semiring.name)
+    return hasattr(grb.semiring, semiring.name)
+
+
+def _grb_semiring(semiring):
+    space = grb.semiring.ss if semiring.binaryop.index_aware else grb.semiring
+    op = getattr(space, semiring.name)
+    return op if semiring.type is None else op[semiring.type.name]
+
+
+def _index_offset(op_name, x_first, out_offset, in_offset):
+    """What to add to a positional op's block-local index to make it global: the first
+    operand is x (at row 0) when ``x_first``, else the block entry at (output, input)."""
+    return {"firsti": 0 if x_first else out_offset, "firstj": in_offset,
+            "secondi": in_offset, "secondj": out_offset if x_first else 0}[op_name]
 
 
 # A push over fewer edges than this costs less in numpy than one python-graphblas call's
@@ -50,18 +68,17 @@ def _push_edges(block, x, orient):
     return int((ptr[idx + 1] - ptr[idx]).sum())
 
 
-def _grb_semiring(semiring):
-    op = getattr(grb.semiring, semiring.name)
-    return op if semiring.type is None else op[semiring.type.name]
-
-
 def _matrices(block):
     """The block as GraphBLAS matrices by rows and by columns, imported on first use."""
     cached = block.backend_cache.get("suitesparse")
     if cached is None:
+        # A pattern graph (every value the same) is imported iso: one value, no value array.
+        iso = bool(np.all(block.values == block.values[0]))
+
         def load(ptr, ind, val, nrows, ncols):
             return grb.Matrix.ss.import_csr(nrows=nrows, ncols=ncols, indptr=ptr,
-                                            col_indices=ind, values=val, sorted_cols=True)
+                                            col_indices=ind, values=val[:1] if iso else val,
+                                            is_iso=iso, sorted_cols=True)
 
         by_rows = load(*block.csr, block.nrows, block.ncols)
         by_cols = load(*block.csc, block.ncols, block.nrows)
@@ -112,4 +129,6 @@ def spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset,
     if direction == "push" and allowed is not None:
         keep = allowed.allows(idx)
         idx, vals = idx[keep], vals[keep]
+    if semiring.binaryop.index_aware:
+        vals = vals + _index_offset(semiring.binaryop.name, x_first, out_offset, in_offset)
     return idx, vals
