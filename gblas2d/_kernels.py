@@ -18,8 +18,8 @@ import numpy as np
 
 from .semirings.dtypes import lookup_dtype
 
-__all__ = ["expand_rows", "reduce_sorted", "reduce_by_key", "reduce_scattered", "sorted_isin",
-           "sorted_union", "spmv", "spgemm"]
+__all__ = ["ewise_block", "expand_rows", "reduce_sorted", "reduce_by_key", "reduce_scattered",
+           "sorted_isin", "sorted_union", "spmv", "spgemm"]
 
 
 def expand_rows(indptr, rows):
@@ -176,3 +176,42 @@ def spgemm(a_ptr, a_ind, a_val, b_ptr, b_ind, b_val, semiring, *, a_row_offset, 
     keys, vals = reduce_scattered(rows * ncols + cols, prod, semiring.monoid,
                                   (len(a_ptr) - 1) * ncols)
     return keys // ncols, keys % ncols, vals
+
+
+def ewise_block(a, b, binop, kind, in_types, out_type, defaults):
+    """Element-wise op of two blocks of the same shape: sorted (keys, values).
+
+    ``kind`` is "mult" (intersection), "add" (union, a lone value kept) or "union" (union, a
+    lone value combined with the other side's default); ``in_types`` are the numpy types the
+    operands are cast to.
+    """
+    ak, bk = a.keys(), b.keys()
+    av = a.values.astype(in_types[0], copy=False)
+    bv = b.values.astype(in_types[1], copy=False)
+    # One merge of the two sorted key lists (a stable sort of two runs): a key in both sits
+    # right after itself, A's entry first.
+    order = np.argsort(np.concatenate([ak, bk]), kind="stable")
+    keys = np.concatenate([ak, bk])[order]
+    first = np.flatnonzero(keys[1:] == keys[:-1])
+    in_b = np.zeros(len(ak), dtype=bool)
+    in_b[order[first]] = True
+    in_a = np.zeros(len(bk), dtype=bool)
+    in_a[order[first + 1] - len(ak)] = True
+    both_vals = binop.evaluate(av[in_b], bv[in_a])
+    if kind == "mult":
+        return ak[in_b], both_vals.astype(out_type)
+    if kind == "union":
+        left_default, right_default = defaults
+        only_a = binop.evaluate(av[~in_b], np.full((~in_b).sum(), right_default, dtype=bv.dtype))
+        only_b = binop.evaluate(np.full((~in_a).sum(), left_default, dtype=av.dtype), bv[~in_a])
+    else:
+        only_a, only_b = av[~in_b], bv[~in_a]
+    # Each entry's place in the merged order: A's entries (the first of a pair) and B's
+    # entries that A lacks.
+    out_vals = np.empty(len(ak) + len(bk), dtype=out_type)
+    out_vals[:len(ak)][in_b] = both_vals
+    out_vals[:len(ak)][~in_b] = only_a
+    out_vals[len(ak):][~in_a] = only_b
+    keep = np.ones(len(keys), dtype=bool)
+    keep[first + 1] = False
+    return keys[keep], out_vals[order[keep]]

@@ -7,7 +7,7 @@ on first use. ``nrows``, ``ncols``, ``dtype`` and ``nvals`` are replicated.
 
 import numpy as np
 
-from . import _products
+from . import _products, backends
 from . import _redistribute as redist
 from ._expr import (
     Mask,
@@ -447,37 +447,9 @@ class Matrix:
         a, b = self, other
 
         def compute(mask, opts):
-            ak, bk = a._block.keys(), b._block.keys()
-            av = a._block.values.astype(in_types[0].np_type, copy=False)
-            bv = b._block.values.astype(in_types[1].np_type, copy=False)
-            # One merge of the two sorted key lists (a stable sort of two runs): a key in
-            # both sits right after itself, A's entry first.
-            order = np.argsort(np.concatenate([ak, bk]), kind="stable")
-            keys = np.concatenate([ak, bk])[order]
-            first = np.flatnonzero(keys[1:] == keys[:-1])
-            in_b = np.zeros(len(ak), dtype=bool)
-            in_b[order[first]] = True
-            in_a = np.zeros(len(bk), dtype=bool)
-            in_a[order[first + 1] - len(ak)] = True
-            both_vals = binop.evaluate(av[in_b], bv[in_a])
-            if kind == "mult":
-                return ak[in_b], both_vals.astype(out_type.np_type)
-            if kind == "union":
-                only_a = binop.evaluate(av[~in_b], np.full((~in_b).sum(), right_default,
-                                                           dtype=bv.dtype))
-                only_b = binop.evaluate(np.full((~in_a).sum(), left_default, dtype=av.dtype),
-                                        bv[~in_a])
-            else:
-                only_a, only_b = av[~in_b], bv[~in_a]
-            # Each entry's place in the merged order: A's entries (the first of a pair) and
-            # B's entries that A lacks.
-            out_vals = np.empty(len(ak) + len(bk), dtype=out_type.np_type)
-            out_vals[:len(ak)][in_b] = both_vals
-            out_vals[:len(ak)][~in_b] = only_a
-            out_vals[len(ak):][~in_a] = only_b
-            keep = np.ones(len(keys), dtype=bool)
-            keep[first + 1] = False
-            return keys[keep], out_vals[order[keep]]
+            return backends.get().ewise_block(
+                a._block, b._block, binop, kind, (in_types[0].np_type, in_types[1].np_type),
+                out_type.np_type, (left_default, right_default))
 
         def rebind(new_op):
             return a._ewise(b, new_op, kind, method, left_default, right_default)

@@ -6,6 +6,9 @@ on one block and one vector segment, arrays in and arrays out, and never communi
 ``spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset, in_offset)``
     the local masked product of ``_products.mxv_compute``; returns sorted output positions and
     their values.
+``ewise_block(a, b, binop, kind, in_types, out_type, defaults)``
+    an element-wise op of two blocks ("mult", "add" or "union"); returns sorted keys
+    (row * ncols + col) and values.
 
 Backends:
 

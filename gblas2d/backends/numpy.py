@@ -1,5 +1,5 @@
-"""The reference backend: numpy and scipy kernels for every semiring (see ``_kernels``)."""
+"""The reference backend: numpy and scipy kernels for every op (see ``_kernels``)."""
 
-from .._kernels import spmv
+from .._kernels import ewise_block, spmv
 
-__all__ = ["spmv"]
+__all__ = ["ewise_block", "spmv"]
