@@ -115,14 +115,11 @@ def spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset,
     allowed : PieceMask over the block's outputs, or None for all
     out_offset, in_offset : global index of the block's first output / input (positional ops)
     """
-    if orient == "mxv":
-        out_ptr, out_ind, out_val = block.csr
-        in_ptr, in_ind, in_val = block.csc
-    else:
-        out_ptr, out_ind, out_val = block.csc
-        in_ptr, in_ind, in_val = block.csr
     monoid = semiring.monoid
+    n_out = (block.nrows if orient == "mxv" else block.ncols)
     if direction == "pull":
+        # Pull reads the storage by output (CSR for mxv, CSC for vxm), push the other one.
+        out_ptr, out_ind, out_val = block.csr if orient == "mxv" else block.csc
         if allowed is None and x.is_full:
             # Every input present, every output wanted: the storage arrays are the products'
             # operands as they stand, no positions to gather or filter.
@@ -145,6 +142,7 @@ def spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset,
         prod = _multiply(semiring, out_val[pos], x_vals, lambda: out + out_offset,
                          lambda: inp + in_offset, x_first)
         return reduce_sorted(out, prod, monoid)
+    in_ptr, in_ind, in_val = block.csc if orient == "mxv" else block.csr
     x_idx, x_vals = x.entries()
     pos, owner = expand_rows(in_ptr, x_idx)
     out = in_ind[pos]
@@ -154,7 +152,7 @@ def spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset,
     inp = x_idx[owner]
     prod = _multiply(semiring, in_val[pos], x_vals[owner], lambda: out + out_offset,
                      lambda: inp + in_offset, x_first)
-    return reduce_scattered(out, prod, monoid, len(out_ptr) - 1)
+    return reduce_scattered(out, prod, monoid, n_out)
 
 
 def spgemm(a_ptr, a_ind, a_val, b_ptr, b_ind, b_val, semiring, *, a_row_offset, inner_offset):

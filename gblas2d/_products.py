@@ -129,11 +129,11 @@ def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
     if orient == "mxv":
         n_in, n_out, in_axis, out_axis = A.ncols, A.nrows, "col", "row"
         in_offset, out_offset = A._col_lo, A._row_lo
-        in_ptr, out_ptr = block.csc[0], block.csr[0]
+        in_ptr, out_ptr = block.csc_ptr, block.csr[0]
     else:
         n_in, n_out, in_axis, out_axis = A.nrows, A.ncols, "row", "col"
         in_offset, out_offset = A._row_lo, A._col_lo
-        in_ptr, out_ptr = block.csr[0], block.csc[0]
+        in_ptr, out_ptr = block.csr[0], block.csc_ptr
     in_len = len(in_ptr) - 1
 
     local_idx, local_vals = x._piece.entries()
@@ -217,7 +217,7 @@ def _pull_scipy(block, operand, x_seg, orient):
         mat = block.scipy_csr(orient)
     y = mat @ x_seg.dense_values()
     if x_seg.is_full:
-        hit = np.diff(block.csr[0] if orient == "mxv" else block.csc[0]) > 0
+        hit = np.diff(block.csr[0] if orient == "mxv" else block.csc_ptr) > 0
     else:
         # Structure, not values: a stored zero still makes its output present.
         hit = (block.scipy_pattern(orient) @ x_seg.bitmap().astype(np.int32)) > 0

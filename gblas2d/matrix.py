@@ -45,7 +45,7 @@ class _Block:
     def __init__(self, nrows, ncols, rows, cols, values):
         self.nrows, self.ncols = nrows, ncols
         self.rows, self.cols, self.values = rows, cols, values
-        self._csr = self._csc = None
+        self._csr = self._csc = self._csc_ptr = None
         self._scipy, self._pattern = {}, {}
         # Each backend's own copy of the block (``backends``), made on its first use.
         self.backend_cache = {}
@@ -68,6 +68,16 @@ class _Block:
             np.cumsum(np.bincount(self.rows, minlength=self.nrows), out=ptr[1:])
             self._csr = (ptr, self.cols, self.values)
         return self._csr
+
+    @property
+    def csc_ptr(self):
+        """The CSC column pointers alone (column degrees), without building the CSC."""
+        if self._csc is not None:
+            return self._csc[0]
+        if self._csc_ptr is None:
+            self._csc_ptr = np.zeros(self.ncols + 1, dtype=np.int64)
+            np.cumsum(np.bincount(self.cols, minlength=self.ncols), out=self._csc_ptr[1:])
+        return self._csc_ptr
 
     @property
     def csc(self):
@@ -676,6 +686,10 @@ class Matrix:
         from each rank is already sorted and the stable sort only merges those runs."""
         b = self._block
         ptr, r, v = b.csc
+        if self.grid.nprocs == 1:
+            # The block is the whole matrix and its CSC is A^T's CSR: the keys come sorted.
+            keys = np.repeat(np.arange(b.ncols, dtype=np.int64) * b.nrows, np.diff(ptr)) + r
+            return keys, v.copy()
         c = np.repeat(np.arange(b.ncols, dtype=np.int64), np.diff(ptr)) + self._col_lo
         r = r + self._row_lo
         owners = self.grid.entry_owner(self._ncols, self._nrows, c, r)

@@ -1,9 +1,10 @@
 """SuiteSparse:GraphBLAS local kernels, through python-graphblas.
 
-A block is imported once (copied) as two GraphBLAS matrices: by rows (its CSR) and by columns
-(its CSC read as the CSR of the transpose). A product then reads the storage the engine's
-direction wants and passes that direction down as SuiteSparse's method: pull is ``dot`` over the
-matrix whose rows are the outputs, push is ``saxpy`` over the one whose rows are the inputs.
+A block is imported (copied) on first use as up to two GraphBLAS matrices: by rows (its CSR)
+and by columns (its CSC read as the CSR of the transpose), each only once a product reads it.
+A product reads the storage the engine's direction wants and passes that direction down as
+SuiteSparse's method: pull is ``dot`` over the matrix whose rows are the outputs, push is
+``saxpy`` over the one whose rows are the inputs.
 Vectors cross as copies in their own format (sparse or bitmap): O(entries) for a sparse piece.
 
 A push takes no mask into SuiteSparse: importing a dense mask would cost O(n) per product, more
@@ -65,28 +66,24 @@ SMALL_PUSH = 4096
 
 
 def _push_edges(block, x, orient):
-    ptr = block.csc[0] if orient == "mxv" else block.csr[0]
+    ptr = block.csc_ptr if orient == "mxv" else block.csr[0]
     idx = x.entries()[0]
     return int((ptr[idx + 1] - ptr[idx]).sum())
 
 
-def _matrices(block):
-    """The block as GraphBLAS matrices by rows and by columns, imported on first use."""
-    cached = block.backend_cache.get("suitesparse")
-    if cached is None:
+def _matrix(block, by):
+    """The block as a GraphBLAS matrix by "rows" (its CSR) or by "cols" (its CSC read as the
+    CSR of the transpose), imported on first use."""
+    cache = block.backend_cache.setdefault("suitesparse", {})
+    if by not in cache:
         # A pattern graph (every value the same) is imported iso: one value, no value array.
         iso = bool(np.all(block.values == block.values[0]))
-
-        def load(ptr, ind, val, nrows, ncols):
-            return grb.Matrix.ss.import_csr(nrows=nrows, ncols=ncols, indptr=ptr,
-                                            col_indices=ind, values=val[:1] if iso else val,
-                                            is_iso=iso, sorted_cols=True)
-
-        by_rows = load(*block.csr, block.nrows, block.ncols)
-        by_cols = load(*block.csc, block.ncols, block.nrows)
-        cached = block.backend_cache["suitesparse"] = {"mxv": (by_rows, by_cols),
-                                                       "vxm": (by_cols, by_rows)}
-    return cached
+        ptr, ind, val = block.csr if by == "rows" else block.csc
+        nrows, ncols = (block.nrows, block.ncols) if by == "rows" else (block.ncols, block.nrows)
+        cache[by] = grb.Matrix.ss.import_csr(nrows=nrows, ncols=ncols, indptr=ptr,
+                                             col_indices=ind, values=val[:1] if iso else val,
+                                             is_iso=iso, sorted_cols=True)
+    return cache[by]
 
 
 def _vector(piece):
@@ -106,14 +103,16 @@ def spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset,
         return numpy_spmv(block, x, semiring, orient=orient, x_first=x_first,
                           direction=direction, allowed=allowed, out_offset=out_offset,
                           in_offset=in_offset)
-    # ``outputs``: rows are the product's outputs (read by pull); ``inputs``: rows are inputs.
-    outputs, inputs = _matrices(block)[orient]
+    # Pull reads the matrix whose rows are the product's outputs, push the one whose rows are
+    # its inputs: for mxv the block by rows and by columns, for vxm the other way round.
     op = _grb_semiring(semiring)
     xv = _vector(x)
     if direction == "pull":
+        outputs = _matrix(block, "rows" if orient == "mxv" else "cols")
         expr = xv.vxm(outputs.T, op) if x_first else outputs.mxv(xv, op)
         method = "dot"
     else:
+        inputs = _matrix(block, "cols" if orient == "mxv" else "rows")
         expr = xv.vxm(inputs, op) if x_first else inputs.T.mxv(xv, op)
         method = "saxpy"
     if direction == "pull" and allowed is not None:
@@ -124,7 +123,7 @@ def spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset,
     else:
         y = expr.new(axb_method=method, nthreads=_THREADS)
     out = y.ss.export("sparse", sort=True)
-    idx = out["indices"].astype(np.int64, copy=False)
+    idx = out["indices"].view(np.int64)
     vals = out["values"]
     if out.get("is_iso"):
         vals = np.full(len(idx), vals[0])
@@ -160,9 +159,10 @@ def ewise_block(a, b, binop, kind, in_types, out_type, defaults):
     ga, gb_ = load(a), load(b)
     expr = ga.ewise_add(gb_, op) if kind == "add" else ga.ewise_mult(gb_, op)
     out = expr.new(dtype=np.dtype(out_type).name, nthreads=_THREADS).ss.export("csr", sort=True)
-    ptr = out["indptr"].astype(np.int64, copy=False)
-    rows = np.repeat(np.arange(a.nrows, dtype=np.int64), np.diff(ptr))
-    keys = rows * a.ncols + out["col_indices"].astype(np.int64, copy=False)
+    # Exported indices are uint64 below 2**63: read them as int64 without a copy.
+    ptr = out["indptr"].view(np.int64)
+    keys = np.repeat(np.arange(a.nrows, dtype=np.int64) * a.ncols, np.diff(ptr))
+    keys += out["col_indices"].view(np.int64)
     vals = out["values"]
     if out.get("is_iso"):
         vals = np.full(len(keys), vals[0], dtype=vals.dtype)
