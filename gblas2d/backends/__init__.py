@@ -17,8 +17,8 @@ Backends:
   types, with the engine's push/pull choice passed down as the saxpy/dot method; anything else
   goes to ``numpy``.
 
-The default is ``suitesparse`` when python-graphblas is installed; ``GBLAS2D_BACKEND`` or
-``set_backend`` chooses. Algorithms and the comm layer never see which backend ran.
+The default is ``suitesparse`` (python-graphblas is a dependency; without it, ``numpy``);
+``GBLAS2D_BACKEND`` or ``set_backend`` chooses. Algorithms and the comm layer never see which backend ran.
 """
 
 import importlib
@@ -44,8 +44,8 @@ def set_backend(name):
     if name not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}, got {name!r}")
     if not _available(name):
-        raise ImportError(f"the {name!r} backend needs python-graphblas: "
-                          "pip install 'gblas2d[graphblas]'")
+        raise ImportError(f"the {name!r} backend needs python-graphblas (a dependency of "
+                          "gblas2d): pip install python-graphblas")
     _current["module"] = importlib.import_module(f"{__name__}.{name}")
     _current["name"] = name
 
