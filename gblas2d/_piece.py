@@ -189,9 +189,6 @@ class PieceMask:
         hit = self.on.contains(pos)
         return ~hit if self.complement else hit
 
-    def allowed_count(self):
-        return self.on.size - self.on.nvals if self.complement else self.on.nvals
-
     def bitmap(self):
         """The allowed positions as a bool array over the piece (O(size))."""
         bits = self.on.bitmap()

@@ -18,7 +18,8 @@ Backends:
   goes to ``numpy``.
 
 The default is ``suitesparse`` (python-graphblas is a dependency; without it, ``numpy``);
-``GBLAS2D_BACKEND`` or ``set_backend`` chooses. Algorithms and the comm layer never see which backend ran.
+``GBLAS2D_BACKEND`` or ``set_backend`` chooses. Algorithms and the comm layer never see which
+backend ran.
 """
 
 import importlib
