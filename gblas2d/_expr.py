@@ -154,16 +154,11 @@ class _Expression:
 
 
 class VectorExpression(_Expression):
-    """A lazy Vector result; ``compute(mask, opts)`` returns this rank's ``Piece``.
+    """A lazy Vector result; ``compute(mask, opts)`` returns this rank's ``Piece``."""
 
-    ``applies_mask`` says that the computation already drops what the mask does not allow
-    (products push the mask down), so the output need not filter again.
-    """
-
-    def __init__(self, method, args, dtype, size, compute, grid, *, applies_mask=False, **kw):
+    def __init__(self, method, args, dtype, size, compute, grid, **kw):
         super().__init__(method, args, dtype, compute, grid, **kw)
         self.size = size
-        self.applies_mask = applies_mask
 
     @property
     def shape(self):

@@ -24,6 +24,7 @@ from . import _redistribute as redist
 from . import backends
 from ._kernels import reduce_scattered, spgemm
 from ._piece import Piece, PieceMask
+from .semirings import monoid
 
 __all__ = ["trace", "mxv_compute", "mxm_compute"]
 
@@ -141,22 +142,27 @@ def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
         grid, n_in, local_idx, local_vals, x.dtype.np_type, in_axis, force)
     x_seg = Piece.from_entries(in_len, x_idx, x_vals)
 
-    allowed = None
-    if mask is not None:
-        allowed = mask.local()
-        if (grid.ncols if out_axis == "row" else grid.nrows) > 1:
-            # The output segment spans several pieces: gather the mask's packed bitmap.
-            bits = ex.gather_bitmap(grid, n_out, allowed.bitmap(), out_axis)
-            allowed = PieceMask(Piece.from_bitmap(bits, bits), True, False)
-
+    local_mask = None if mask is None else mask.local()
     direction = opts.get("direction")
     work = (None, None)
     if direction is None:
         push_work = int((in_ptr[x_idx + 1] - in_ptr[x_idx]).sum())
-        work = grid.comm.allreduce(np.array([push_work, _pull_work(out_ptr, allowed,
-                                                                   push_work)],
-                                            dtype=np.int64))
+        if local_mask is None:
+            pull_work = int(out_ptr[-1])
+        else:
+            pull_work = _pull_work(_piece_degrees(A, orient), local_mask, push_work)
+        work = grid.comm.allreduce(np.array([push_work, pull_work], dtype=np.int64))
         direction = "push" if work[0] < work[1] else "pull"
+
+    allowed = local_mask
+    if local_mask is not None and (grid.ncols if out_axis == "row" else grid.nrows) > 1:
+        # The output segment spans several pieces. A pull needs the mask there to skip the
+        # rows it forbids: gather its packed bitmap. A push leaves it to the owners, which
+        # apply it to what the fold brings (O(entries)), not O(n / R) bits a product.
+        allowed = None
+        if direction == "pull":
+            bits = ex.gather_bitmap(grid, n_out, local_mask.bitmap(), out_axis)
+            allowed = PieceMask(Piece.from_bitmap(bits, bits), True, False)
 
     failure = None
     try:
@@ -193,19 +199,38 @@ def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
     return out
 
 
-def _pull_work(out_ptr, allowed, push_work):
-    """Edges of the outputs the mask allows (all outputs without a mask).
+def _piece_degrees(A, orient):
+    """Collective (once per block and orientation, then cached). The degree in the whole
+    matrix of each output of this rank's piece: rows for mxv, columns for vxm."""
+    block = A._block
+    key = f"degrees_{orient}"
+    if key not in block.backend_cache:
+        if orient == "mxv":
+            n, axis, counts = A.nrows, "row", np.diff(block.csr[0])
+        else:
+            n, axis, counts = A.ncols, "col", np.diff(block.csc_ptr)
+        idx = np.flatnonzero(counts)
+        idx, vals, _ = ex.fold_segment(A.grid, n, idx, counts[idx], monoid.plus,
+                                       np.dtype(np.int64), axis)
+        lo, hi = A.grid.piece(n)
+        degrees = np.zeros(hi - lo, dtype=np.int64)
+        degrees[idx] = vals
+        block.backend_cache[key] = degrees, int(degrees.sum())
+    return block.backend_cache[key]
 
-    Under a complemented mask this is every edge less those of the masked-out outputs, which
+
+def _pull_work(piece_degrees, allowed, push_work):
+    """This rank's share of the pull work: the degrees of the outputs of its piece that the
+    mask allows.
+
+    Under a complemented mask this is every degree less those of the masked-out outputs, which
     takes a pass over the mask's entries. When that pass would cost more than 8 times the push
     work, the push is cheap next to it and wins: report every edge instead of counting."""
-    total = int(out_ptr[-1])
-    if allowed is None:
-        return total
+    degrees, total = piece_degrees
     if allowed.complement and allowed.on.nvals > 8 * push_work:
         return total
     rows = allowed.on.entries()[0] if allowed.complement else allowed.positions()
-    edges = int((out_ptr[rows + 1] - out_ptr[rows]).sum())
+    edges = int(degrees[rows].sum())
     return total - edges if allowed.complement else edges
 
 

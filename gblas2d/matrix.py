@@ -651,7 +651,7 @@ class Matrix:
 
         size = self._nrows if orient == "mxv" else self._ncols
         return VectorExpression(orient, (self, x), out_type, size, compute, self.grid,
-                                rebind=rebind, applies_mask=True)
+                                rebind=rebind)
 
     def mxm(self, other, op=semiring.plus_times):
         """``A (+).(x) B``: C(i, j) = (+)_k A(i, k) (x) B(k, j).

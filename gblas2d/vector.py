@@ -298,7 +298,7 @@ class Vector:
         try:
             t = other._compute(mask, opts)
             change = write(self._piece, t, None if mask is None else mask.local(), accum,
-                           replace, t_masked=mask is not None and other.applies_mask)
+                           replace)
         except Exception as exc:  # agreed in _commit
             failure = exc
         self._commit(change, failure)
