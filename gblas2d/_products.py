@@ -166,13 +166,14 @@ def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
 
     failure = None
     try:
+        backend = backends.get()
         operand = _scipy_operand(semiring, A.dtype, x.dtype, x_first) \
-            if direction == "pull" and allowed is None else None
+            if direction == "pull" and allowed is None and backend.SCIPY_DENSE_PULL else None
         if operand is not None:
             out_idx, out_vals = _pull_scipy(block, operand, x_seg.astype(out_type.np_type),
                                             orient)
         else:
-            out_idx, out_vals = backends.get().spmv(
+            out_idx, out_vals = backend.spmv(
                 block, x_seg, semiring, orient=orient, x_first=x_first, direction=direction,
                 allowed=allowed, out_offset=out_offset, in_offset=in_offset)
         out_vals = out_vals.astype(out_type.np_type, copy=False)

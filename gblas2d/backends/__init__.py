@@ -9,6 +9,9 @@ on one block and one vector segment, arrays in and arrays out, and never communi
 ``ewise_block(a, b, binop, kind, in_types, out_type, defaults)``
     an element-wise op of two blocks ("mult", "add" or "union"); returns sorted keys
     (row * ncols + col) and values.
+``SCIPY_DENSE_PULL``
+    whether an unmasked plus_times/first/second pull over a full vector should go to scipy's
+    CSR product instead of ``spmv``.
 
 Backends:
 

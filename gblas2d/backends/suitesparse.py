@@ -25,12 +25,16 @@ from ..semirings import binary as builtin_binary
 from ..semirings import semiring as builtin_semirings
 from . import threads_per_rank
 
-__all__ = ["ewise_block", "spmv", "supports"]
+__all__ = ["SCIPY_DENSE_PULL", "ewise_block", "spmv", "supports"]
 
 
 # Passed with every call (a descriptor option), so python-graphblas's own setting, which a
 # script may use beside gblas2d, is left alone.
 _THREADS = threads_per_rank()
+
+# scipy's CSR product beats SuiteSparse on one thread for an unmasked plus_times/first/second
+# over a full vector (R-MAT 18: 10.1 against 13.0 ms); with two threads SuiteSparse wins (7.7).
+SCIPY_DENSE_PULL = _THREADS == 1
 
 
 def supports(semiring):
