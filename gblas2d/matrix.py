@@ -693,7 +693,9 @@ class Matrix:
         c = np.repeat(np.arange(b.ncols, dtype=np.int64), np.diff(ptr)) + self._col_lo
         r = r + self._row_lo
         owners = self.grid.entry_owner(self._ncols, self._nrows, c, r)
-        rows, cols, vals = redist.to_owners(self.grid, owners, c, r, v)
+        # One global key per entry travels instead of a row and a column: a third less volume.
+        keys, vals = redist.to_owners(self.grid, owners, c * self._nrows + r, v)
+        rows, cols = np.divmod(keys, self._nrows)
         lo_r, hi_r = self.grid.row_block(self._ncols)
         lo_c, hi_c = self.grid.col_block(self._nrows)
         return _sort_keys((rows - lo_r) * (hi_c - lo_c) + (cols - lo_c), vals)
