@@ -10,9 +10,9 @@ This script shows both ends in one run::
 
 Graphs: ``grid_graph(K, K)`` (4-neighbour mesh, unit weights) and ``rmat(scale, 16,
 symmetric=True, weights="uniform")`` with weights mapped to ``1 - w`` in (0, 1]. BFS runs on the
-pattern from vertex 0 (a mesh corner), SSSP (delta-stepping, the default) on the weights from
-the same vertex, on graphs of at most ``--sssp-max-n`` vertices (delta-stepping over a mesh of
-millions of vertices takes minutes on every engine); on R-MAT the source is the first vertex
+pattern from vertex 0 (a mesh corner), SSSP (``sssp``'s default, Bellman-Ford) on the weights
+from the same vertex, on graphs of at most ``--sssp-max-n`` vertices (Bellman-Ford over a mesh
+of millions of vertices takes minutes on every engine); on R-MAT the source is the first vertex
 with an edge.
 
 Engines: gblas2d at the P of the run (best of ``--repeat`` calls, each after a barrier, timed
@@ -51,7 +51,7 @@ def parse_args(argv=None):
     p.add_argument("--rmat", type=int, nargs="*", default=[16, 18])
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--sssp-max-n", type=int, default=300_000,
-                   help="skip SSSP on larger graphs (delta-stepping on a big mesh takes minutes "
+                   help="skip SSSP on larger graphs (Bellman-Ford on a big mesh takes minutes "
                    "on every engine)")
     p.add_argument("--quick", action="store_true", help="meshes 60 120, R-MAT 10, repeat 1")
     p.add_argument("--output", default=None)

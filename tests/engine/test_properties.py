@@ -368,12 +368,15 @@ def test_vector_infix(n, seed, dtype):
     assert_same_vector(*outs, what="w(~b.S, replace=True)")
 
 
+@pytest.mark.parametrize("backend", backends.BACKENDS)
 @pytest.mark.parametrize("method", ["add", "mult", "union"])
 @examples(serial=30)
 @given(m=sizes, n=sizes, seed=seeds, da=densities, db=densities, dta=dtypes, same=st.booleans(),
        dtb=dtypes, opname=st.sampled_from(EWISE_OPS), kind=mask_kinds, accum=accums,
        replace=st.booleans())
-def test_matrix_ewise(m, n, seed, da, db, dta, same, dtb, opname, method, kind, accum, replace):
+def test_matrix_ewise(backend, m, n, seed, da, db, dta, same, dtb, opname, method, kind, accum,
+                      replace):
+    """Each local-kernel backend."""
     dtb = dta if same else dtb
     rng = np.random.default_rng(seed)
     a = rand_mat(rng, m, n, dta, da)
@@ -392,8 +395,9 @@ def test_matrix_ewise(m, n, seed, da, db, dta, same, dtb, opname, method, kind, 
     coo = c.G.to_coo()
     expected = _write(G, mat_pair(*coo, out_dtype, m, n), lambda L: e(L, a.G, b.G), mask, kind,
                       acc_G, replace)
-    got = _write(gb, mat_pair(*coo, out_dtype, m, n), lambda L: e(L, a.gb, b.gb), mask, kind,
-                 _accum(gb, accum, out_dtype), replace)
+    with local_kernels(backend):
+        got = _write(gb, mat_pair(*coo, out_dtype, m, n), lambda L: e(L, a.gb, b.gb), mask,
+                     kind, _accum(gb, accum, out_dtype), replace)
     assert_same_matrix(got, expected, what=f"ewise_{method} {opname} {dta},{dtb} ({ld},{rd}) "
                        f"mask={kind} accum={accum} replace={replace}")
 
