@@ -23,8 +23,9 @@ checked against gblas2d's: levels equal, distances within a relative 1e-9.
 Columns: seconds per engine; *ratio* = gblas2d / SuiteSparse one thread and two threads;
 *levels*; *B/entry*: the resident memory the two gblas2d matrices (weights and pattern) hold
 after the build, per entry of one matrix, on the busiest rank (the build's own peak is in
-docs/benchmarks.md). Per level of gblas2d's BFS on
-the largest mesh and R-MAT: frontier size and seconds (from ``gb.trace()``). Rank 0 writes
+docs/benchmarks.md). Per level of gblas2d's BFS on the largest mesh and R-MAT: frontier
+size and the seconds of the level's product on this rank (``gb.trace()``; the level's assign
+is not in it). Rank 0 writes
 ``results/scaling_<P>ranks.json`` and ``results/scaling_<P>ranks.png`` (seconds against n, and
 seconds per level against the frontier size).
 """
@@ -205,8 +206,8 @@ def plot(report, path):
         frontier = [max(f, 1) for f, _, _ in levels]
         ax.loglog(frontier, [s for _, s, _ in levels], ".", label=label)
     ax.set_xlabel("frontier nvals")
-    ax.set_ylabel("seconds per level")
-    ax.set_title("gblas2d BFS: time per level against frontier")
+    ax.set_ylabel("seconds of the level's product")
+    ax.set_title("gblas2d BFS: product time per level against frontier")
     ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
