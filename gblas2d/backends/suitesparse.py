@@ -1,7 +1,7 @@
 """SuiteSparse:GraphBLAS local kernels, through python-graphblas.
 
 A block is imported (copied) on first use as up to two GraphBLAS matrices: by rows (its CSR)
-and by columns (its CSC read as the CSR of the transpose), each only once a product reads it.
+and by columns (SuiteSparse's transpose of the rows), each only once a product reads it.
 A product reads the storage the engine's direction wants and passes that direction down as
 SuiteSparse's method: pull is ``dot`` over the matrix whose rows are the outputs, push is
 ``saxpy`` over the one whose rows are the inputs.
@@ -76,17 +76,21 @@ def _push_edges(block, x, orient):
 
 
 def _matrix(block, by):
-    """The block as a GraphBLAS matrix by "rows" (its CSR) or by "cols" (its CSC read as the
-    CSR of the transpose), imported on first use."""
+    """The block as a GraphBLAS matrix by "rows" (its CSR) or by "cols" (the CSR of its
+    transpose), made on first use. The columns come from SuiteSparse's own transpose of the
+    rows, not from the block's CSC: 1.2 s against 7.7 s for 63M entries (R-MAT 21)."""
     cache = block.backend_cache.setdefault("suitesparse", {})
     if by not in cache:
-        # A pattern graph (every value the same) is imported iso: one value, no value array.
-        iso = bool(np.all(block.values == block.values[0]))
-        ptr, ind, val = block.csr if by == "rows" else block.csc
-        nrows, ncols = (block.nrows, block.ncols) if by == "rows" else (block.ncols, block.nrows)
-        cache[by] = grb.Matrix.ss.import_csr(nrows=nrows, ncols=ncols, indptr=ptr,
-                                             col_indices=ind, values=val[:1] if iso else val,
-                                             is_iso=iso, sorted_cols=True)
+        if by == "cols":
+            cache[by] = _matrix(block, "rows").T.new(nthreads=_THREADS)
+        else:
+            # A pattern graph (every value the same) is imported iso: one value, no array.
+            iso = bool(np.all(block.values == block.values[0]))
+            ptr, ind, val = block.csr
+            cache[by] = grb.Matrix.ss.import_csr(nrows=block.nrows, ncols=block.ncols,
+                                                 indptr=ptr, col_indices=ind,
+                                                 values=val[:1] if iso else val, is_iso=iso,
+                                                 sorted_cols=True)
     return cache[by]
 
 
