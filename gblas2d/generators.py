@@ -200,8 +200,14 @@ def _er_chunks(n, nedges, seed, part, nparts, with_weights):
     return _chunks(nedges, part, nparts, with_weights, draw)
 
 
-def _build(n, src, dst, w, symmetric, dtype, grid, name):
-    """Collective. Drop self-loops, add reversed edges if asked, combine repeats by min."""
+def _build(n, edges, symmetric, dtype, grid, name):
+    """Collective. Drop self-loops, add reversed edges if asked, combine repeats by min.
+
+    ``edges`` is a list [src, dst, weights or None] that this function empties: holding the
+    only references, it frees each array as soon as its successor exists, so the build keeps
+    one copy of the edges instead of three."""
+    src, dst, w = edges
+    edges.clear()
     keep = src != dst
     src, dst = src[keep], dst[keep]
     # Unweighted: one scalar stands for every value, so no array of ones is held.
@@ -255,10 +261,11 @@ def rmat(scale, edge_factor=16, *, a=0.57, b=0.19, c=0.19, seed=0, symmetric=Fal
     seed = _check_seed(seed)
     with_weights = _check_weights(weights)
     grid = grid or default_grid()
-    src, dst, w = _rmat_chunks(int(scale), edge_factor, a, b, c, seed, grid.rank, grid.nprocs,
-                               with_weights)
+    edges = list(_rmat_chunks(int(scale), edge_factor, a, b, c, seed, grid.rank, grid.nprocs,
+                              with_weights))
     perm = vertex_permutation(scale, seed)
-    return _build(1 << int(scale), perm[src], perm[dst], w, symmetric, dtype, grid, name)
+    edges[0], edges[1] = perm[edges[0]], perm[edges[1]]
+    return _build(1 << int(scale), edges, symmetric, dtype, grid, name)
 
 
 def erdos_renyi(n, nedges, *, seed=0, symmetric=False, weights=None, dtype="FP64", name=None,
@@ -277,9 +284,9 @@ def erdos_renyi(n, nedges, *, seed=0, symmetric=False, weights=None, dtype="FP64
     """
     with_weights = _check_weights(weights)
     grid = grid or default_grid()
-    src, dst, w = _er_chunks(n, nedges, _check_seed(seed), grid.rank, grid.nprocs,
-                             with_weights)
-    return _build(int(n), src, dst, w, symmetric, dtype, grid, name)
+    edges = list(_er_chunks(n, nedges, _check_seed(seed), grid.rank, grid.nprocs,
+                            with_weights))
+    return _build(int(n), edges, symmetric, dtype, grid, name)
 
 
 def _mesh_edges(e, nrows, ncols, diagonal):
@@ -358,6 +365,6 @@ def grid_graph(nrows, ncols, *, diagonal=False, weights=None, seed=0, dtype="FP6
     seed = _check_seed(seed)
     with_weights = _check_weights(weights)
     grid = grid or default_grid()
-    src, dst, w = _grid_chunks(nrows, ncols, bool(diagonal), seed, grid.rank, grid.nprocs,
-                               with_weights)
-    return _build(nrows * ncols, src, dst, w, True, dtype, grid, name)
+    edges = list(_grid_chunks(nrows, ncols, bool(diagonal), seed, grid.rank, grid.nprocs,
+                              with_weights))
+    return _build(nrows * ncols, edges, True, dtype, grid, name)

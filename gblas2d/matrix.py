@@ -251,8 +251,11 @@ class Matrix:
                 mine = owners == grid.rank
                 rows, columns, values = rows[mine], columns[mine], values[mine]
             del owners
-        # The keys replace the index arrays at once, so the build holds one copy of the input.
-        keys = (rows - out._row_lo) * out._block.ncols + (columns - out._col_lo)
+        # The keys replace the index arrays at once, so the build holds one copy of the input;
+        # computed in place, with no temporary arrays.
+        keys = rows * out._block.ncols
+        keys += columns
+        keys -= out._row_lo * out._block.ncols + out._col_lo
         rows = columns = None
         out._set_from_entries(keys, values, dup_op)
         return out
