@@ -188,8 +188,9 @@ def ewise_block(a, b, binop, kind, in_types, out_type, defaults):
     bv = b.values.astype(in_types[1], copy=False)
     # One merge of the two sorted key lists (a stable sort of two runs): a key in both sits
     # right after itself, A's entry first.
-    order = np.argsort(np.concatenate([ak, bk]), kind="stable")
-    keys = np.concatenate([ak, bk])[order]
+    keys = np.concatenate([ak, bk])
+    order = np.argsort(keys, kind="stable")
+    keys = keys[order]
     first = np.flatnonzero(keys[1:] == keys[:-1])
     in_b = np.zeros(len(ak), dtype=bool)
     in_b[order[first]] = True

@@ -19,8 +19,6 @@ ranks before anything changes.
 
 import numpy as np
 
-from ._kernels import sorted_isin
-
 __all__ = ["Piece", "PieceMask", "Write", "accumulated", "write"]
 
 _TO_BITMAP = 16
@@ -224,23 +222,6 @@ class Write:
         return c
 
 
-def _filter(idx, vals, keep):
-    return idx[keep], vals[keep]
-
-
-def _union(c_idx, c_vals, t_idx, t_vals, accum, dtype):
-    """Sorted union of C's and T's entries: accum(C, T) where both are present."""
-    both_t = sorted_isin(t_idx, c_idx)
-    both_c = sorted_isin(c_idx, t_idx)
-    c_vals = c_vals.astype(dtype, copy=True)
-    if both_t.any():
-        c_vals[both_c] = accum.evaluate(c_vals[both_c], t_vals[both_t]).astype(dtype, copy=False)
-    idx = np.concatenate([c_idx, t_idx[~both_t]])
-    vals = np.concatenate([c_vals, t_vals[~both_t].astype(dtype, copy=False)])
-    order = np.argsort(idx, kind="stable")
-    return idx[order], vals[order]
-
-
 def write(c, t, mask, accum, replace, *, t_masked=False):
     """``C<M, replace> = accum(C, T)`` (or ``= T`` without accum) on pieces; returns a Write.
 
@@ -253,10 +234,9 @@ def write(c, t, mask, accum, replace, *, t_masked=False):
     dtype = c.dtype
     if mask is not None and not t_masked:
         # Only T's allowed entries can reach the output.
-        t_idx, t_vals = t.entries()
-        keep = mask.allows(t_idx)
+        keep = mask.allows(t.entries()[0])
         if not keep.all():
-            t = Piece.from_entries(t.size, *_filter(t_idx, t_vals, keep))
+            t = t.select(keep)
     if mask is None or (accum is not None and not replace):
         # C outside the mask stays, and so does C inside it under accum: the union of C and T.
         if accum is None:
@@ -266,8 +246,7 @@ def write(c, t, mask, accum, replace, *, t_masked=False):
         # Only allowed entries survive: T (accumulated into C's allowed entries).
         if accum is None:
             return Write(t.nvals, piece=t.astype(dtype))
-        c_idx, c_vals = c.entries()
-        c_in = Piece.from_entries(c.size, *_filter(c_idx, c_vals, mask.allows(c_idx)))
+        c_in = c.select(mask.allows(c.entries()[0]))
         return _accumulate(c_in, t, accum, dtype, in_place=False)
     # No accum, no replace: allowed positions become T's, the rest keep C's.
     t_idx, t_vals = t.entries()
@@ -277,9 +256,9 @@ def write(c, t, mask, accum, replace, *, t_masked=False):
         nvals = c.nvals - int(np.count_nonzero(c.present[clear])) + len(t_idx)
         return Write(nvals, patch=(clear, t_idx, t_vals))
     c_idx, c_vals = c.entries()
-    keep_idx, keep_vals = _filter(c_idx, c_vals, ~mask.allows(c_idx))
-    idx = np.concatenate([keep_idx, t_idx])
-    vals = np.concatenate([keep_vals, t_vals])
+    outside = ~mask.allows(c_idx)
+    idx = np.concatenate([c_idx[outside], t_idx])
+    vals = np.concatenate([c_vals[outside], t_vals])
     order = np.argsort(idx, kind="stable")
     return Write(len(idx), piece=Piece.from_entries(c.size, idx[order], vals[order], dtype,
                                                     was_bitmap=c.is_bitmap))
@@ -297,20 +276,9 @@ def _accumulate(c, t, accum, dtype, *, in_place=True):
                                                                                  copy=False)
         nvals = c.nvals + int(len(t_idx) - np.count_nonzero(had))
         return Write(nvals, patch=(t_idx[:0], t_idx, vals))
-    if c.is_bitmap and t.is_bitmap:
-        # Both dense: whole-array operations, no search.
-        both = c.present & t.present
-        values = np.where(t.present, t.values, c.values).astype(dtype)
-        if both.all():
-            values = accum.evaluate(c.values, t.values).astype(dtype, copy=False)
-        elif both.any():
-            values[both] = accum.evaluate(c.values[both], t.values[both])
-        present = c.present | t.present
-        return Write(int(np.count_nonzero(present)), piece=Piece.from_bitmap(present, values))
-    (c_idx, c_vals), (t_idx, t_vals) = c.entries(), t.entries()
-    idx, vals = _union(c_idx, c_vals, t_idx, t_vals, accum, dtype)
-    return Write(len(idx), piece=Piece.from_entries(c.size, idx, vals, dtype,
-                                                    was_bitmap=c.is_bitmap))
+    # Otherwise the union of the two, as ewise_add with the accumulator: C's type throughout.
+    out = ewise(c, t, accum, "add", (dtype, t.dtype), dtype)
+    return Write(out.nvals, piece=out)
 
 
 def accumulated(c, t, accum):

@@ -145,8 +145,8 @@ def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
     local_mask = None if mask is None else mask.local()
     direction = opts.get("direction")
     work = (None, None)
+    push_work = int((in_ptr[x_idx + 1] - in_ptr[x_idx]).sum())
     if direction is None:
-        push_work = int((in_ptr[x_idx + 1] - in_ptr[x_idx]).sum())
         if local_mask is None:
             pull_work = int(out_ptr[-1])
         else:
@@ -166,7 +166,7 @@ def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
 
     failure = None
     try:
-        backend = backends.get()
+        backend = backends.for_product(direction, push_work)
         operand = _scipy_operand(semiring, A.dtype, x.dtype, x_first) \
             if direction == "pull" and allowed is None and backend.SCIPY_DENSE_PULL else None
         if operand is not None:
@@ -205,7 +205,7 @@ def _piece_degrees(A, orient):
     matrix of each output of this rank's piece: rows for mxv, columns for vxm."""
     block = A._block
     key = f"degrees_{orient}"
-    if key not in block.backend_cache:
+    if key not in block.derived:
         if orient == "mxv":
             n, axis, counts = A.nrows, "row", np.diff(block.csr[0])
         else:
@@ -216,8 +216,8 @@ def _piece_degrees(A, orient):
         lo, hi = A.grid.piece(n)
         degrees = np.zeros(hi - lo, dtype=np.int64)
         degrees[idx] = vals
-        block.backend_cache[key] = degrees, int(degrees.sum())
-    return block.backend_cache[key]
+        block.derived[key] = degrees, int(degrees.sum())
+    return block.derived[key]
 
 
 def _pull_work(piece_degrees, allowed, push_work):

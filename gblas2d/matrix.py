@@ -47,8 +47,9 @@ class _Block:
         self.rows, self.cols, self.values = rows, cols, values
         self._csr = self._csc = self._csc_ptr = None
         self._scipy, self._pattern = {}, {}
-        # Each backend's own copy of the block (``backends``), made on its first use.
-        self.backend_cache = {}
+        # What is derived from the entries on first use and kept while the block lives: each
+        # backend's own copy of it, the degrees behind the push/pull choice.
+        self.derived = {}
 
     @classmethod
     def from_keys(cls, nrows, ncols, keys, values):

@@ -332,6 +332,7 @@ class Vector:
         whole = isinstance(index, slice) and index == slice(None)
         positions = None if whole else _positions(self._size, index)
         n_local = self._piece.size
+        local_mask = None if mask is None else mask.local()
         if isinstance(value, Vector):
             positions = np.arange(self._size, dtype=np.int64) if whole else positions
             check_size("assign", value.size, len(positions), "Vector.size", "number of indices")
@@ -349,7 +350,7 @@ class Vector:
             if whole:
                 # Under a plain mask only its positions can change: T is the scalar there.
                 plain = mask is not None and not mask.complement
-                idx = mask.local().positions() if plain else np.arange(n_local, dtype=np.int64)
+                idx = local_mask.positions() if plain else np.arange(n_local, dtype=np.int64)
             else:
                 idx = self._local_region(positions).entries()[0]
             vals = np.full(len(idx), value, dtype=t_type.np_type)
@@ -361,20 +362,20 @@ class Vector:
         failure, change = None, None
         try:
             change = self._assign_write(t, None if whole else self._local_region(positions),
-                                        mask, accum, replace, t_masked)
+                                        local_mask, accum, replace, t_masked)
         except Exception as exc:  # agreed in _commit
             failure = exc
         self._commit(change, failure)
 
-    def _assign_write(self, t, region, mask, accum, replace, t_masked):
-        """The Write of ``C<M, replace>(region) = accum(C(region), T)``; ``region`` None is
-        every position. Z keeps C outside the region; inside it is T, or accum(C, T) with
-        accum (where an accumulated C entry survives even if T has none there)."""
+    def _assign_write(self, t, region, m, accum, replace, t_masked):
+        """The Write of ``C<M, replace>(region) = accum(C(region), T)`` for the PieceMask ``m``
+        (or None); ``region`` None is every position. Z keeps C outside the region; inside it
+        is T, or accum(C, T) with accum (where an accumulated C entry survives even if T has
+        none there)."""
         c = self._piece
-        m = None if mask is None else mask.local()
         if region is None:
             return write(c, t, m, accum, replace, t_masked=t_masked)
-        if mask is None:
+        if m is None:
             if accum is not None:
                 return write(c, t, None, accum, False)
             # C<region> = T: the region's positions become T's.

@@ -12,6 +12,8 @@ on one block and one vector segment, arrays in and arrays out, and never communi
 ``SCIPY_DENSE_PULL``
     whether an unmasked plus_times/first/second pull over a full vector should go to scipy's
     CSR product instead of ``spmv``.
+``SMALL_PUSH``
+    pushes over fewer local edges than this go to the numpy backend (``for_product``).
 
 Backends:
 
@@ -28,7 +30,7 @@ backend ran.
 import importlib
 import os
 
-__all__ = ["BACKENDS", "backend_name", "get", "set_backend", "threads_per_rank"]
+__all__ = ["BACKENDS", "backend_name", "for_product", "get", "set_backend", "threads_per_rank"]
 
 BACKENDS = ("numpy", "suitesparse")
 _current = {}
@@ -63,6 +65,16 @@ def get():
         else:
             set_backend("suitesparse" if _available("suitesparse") else "numpy")
     return _current["module"]
+
+
+def for_product(direction, push_edges):
+    """The backend for one product: the one in use, or numpy for a push over fewer local edges
+    than the backend's ``SMALL_PUSH``, where one call's overhead would cost more than the
+    work."""
+    module = get()
+    if direction == "push" and push_edges < module.SMALL_PUSH:
+        return importlib.import_module(f"{__name__}.numpy")
+    return module
 
 
 def backend_name():

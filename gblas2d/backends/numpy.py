@@ -2,8 +2,11 @@
 
 from .._kernels import ewise_block, spmv
 
-__all__ = ["SCIPY_DENSE_PULL", "ewise_block", "spmv"]
+__all__ = ["SCIPY_DENSE_PULL", "SMALL_PUSH", "ewise_block", "spmv"]
 
 # An unmasked plus_times/first/second pull over a full vector goes to scipy's compiled CSR
 # product (``_products._pull_scipy``).
 SCIPY_DENSE_PULL = True
+
+# No call overhead to avoid: every push runs here.
+SMALL_PUSH = 0
