@@ -13,6 +13,8 @@ the exact reverse.
 
 import numpy as np
 
+from ._kernels import run_starts
+
 __all__ = ["choose_format", "fold_segment", "gather_bitmap", "gather_segment", "merge_parts"]
 
 _SPARSE, _DENSE = 0, 1
@@ -110,7 +112,7 @@ def merge_parts(parts, length, monoid, dtype):
     vals = np.concatenate([p[1].astype(dtype, copy=False) for p in parts])
     order = np.argsort(idx, kind="stable")
     idx, vals = idx[order], vals[order]
-    starts = np.flatnonzero(np.r_[True, idx[1:] != idx[:-1]])
+    starts = run_starts(idx)
     return idx[starts], monoid.reduceat(vals, starts).astype(dtype, copy=False)
 
 

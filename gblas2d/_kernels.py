@@ -19,7 +19,7 @@ import numpy as np
 from .semirings.dtypes import lookup_dtype
 
 __all__ = ["ewise_block", "expand_rows", "reduce_sorted", "reduce_by_key", "reduce_scattered",
-           "sorted_isin", "sorted_union", "spmv", "spgemm"]
+           "run_starts", "sorted_isin", "sorted_union", "spmv", "spgemm"]
 
 
 def expand_rows(indptr, rows):
@@ -48,11 +48,21 @@ def sorted_union(a, b):
     return np.sort(np.concatenate([a, b[~sorted_isin(b, a)]]))
 
 
+def run_starts(keys):
+    """Where each run of equal values begins in the sorted ``keys`` (``np.r_`` would do it with
+    a Python-level parse per call, which shows in a BFS's per-level cost)."""
+    first = np.empty(len(keys), dtype=bool)
+    if len(keys):
+        first[0] = True
+        np.not_equal(keys[1:], keys[:-1], out=first[1:])
+    return np.flatnonzero(first)
+
+
 def reduce_sorted(keys, vals, monoid):
     """Reduce runs of equal ``keys`` (already sorted) with ``monoid``: unique keys, values."""
     if len(keys) == 0:
         return keys, monoid.reduceat(vals, keys[:0])
-    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+    starts = run_starts(keys)
     return keys[starts], monoid.reduceat(vals, starts)
 
 

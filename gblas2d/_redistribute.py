@@ -7,6 +7,8 @@ transposing a matrix, and the B rows of ``mxm``.
 
 import numpy as np
 
+from ._kernels import run_starts
+
 __all__ = ["fetch", "reduce_duplicates", "to_owners"]
 
 
@@ -58,7 +60,7 @@ def reduce_duplicates(idx, vals, monoid):
     """Combine runs of equal sorted ``idx`` with ``monoid``; unique idx and values."""
     if len(idx) == 0:
         return idx, vals
-    starts = np.flatnonzero(np.r_[True, idx[1:] != idx[:-1]])
+    starts = run_starts(idx)
     if len(starts) == len(idx):
         return idx, vals
     return idx[starts], monoid.reduceat(vals, starts).astype(vals.dtype, copy=False)
