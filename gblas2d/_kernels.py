@@ -117,7 +117,7 @@ def spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset,
 
     Parameters
     ----------
-    block : _Block
+    block : _block.Block
     x : Piece of the input over the block's input dimension (block-relative positions)
     orient : "mxv" (outputs are rows) or "vxm" (outputs are columns)
     x_first : whether x is the first operand of the multiply (vxm, and ``A.T.mxv`` is not)
@@ -224,3 +224,11 @@ def ewise_block(a, b, binop, kind, in_types, out_type, defaults):
     keep = np.ones(len(keys), dtype=bool)
     keep[first + 1] = False
     return keys[keep], out_vals[order[keep]]
+
+
+def transpose_block(block):
+    """The transpose of a whole-matrix block: its CSC read as a CSR (arrays shared with the
+    CSC, which the block keeps)."""
+    from ._block import Block
+
+    return Block(block.ncols, block.nrows, *block.csc)

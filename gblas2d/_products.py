@@ -166,7 +166,7 @@ def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
 
     failure = None
     try:
-        backend = backends.for_product(direction, push_work)
+        backend = backends.for_product(direction, push_work, block, orient)
         operand = _scipy_operand(semiring, A.dtype, x.dtype, x_first) \
             if direction == "pull" and allowed is None and backend.SCIPY_DENSE_PULL else None
         if operand is not None:

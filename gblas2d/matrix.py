@@ -1,7 +1,7 @@
 """Distributed sparse Matrix: one 2D block per rank.
 
 Rank (i, j) stores block (i, j): rows of row block i, columns of column block j (see grid.py).
-The block keeps its entries in row-major order with local indices and builds CSR and CSC views
+The block (``_block.Block``) keeps its entries as CSR with local indices and makes other views
 on first use. ``nrows``, ``ncols``, ``dtype`` and ``nvals`` are replicated.
 """
 
@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _products, backends
 from . import _redistribute as redist
+from ._block import Block
 from ._expr import (
     Mask,
     MatrixExpression,
@@ -39,90 +40,6 @@ __all__ = ["Matrix"]
 _names = iter(range(10**12))
 
 
-class _Block:
-    """A local block: unique entries in row-major order, with lazy CSR/CSC/scipy views."""
-
-    def __init__(self, nrows, ncols, rows, cols, values):
-        self.nrows, self.ncols = nrows, ncols
-        self.rows, self.cols, self.values = rows, cols, values
-        self._csr = self._csc = self._csc_ptr = None
-        self._scipy, self._pattern = {}, {}
-        # What is derived from the entries on first use and kept while the block lives: each
-        # backend's own copy of it, the degrees behind the push/pull choice.
-        self.derived = {}
-
-    @classmethod
-    def from_keys(cls, nrows, ncols, keys, values):
-        return cls(nrows, ncols, keys // max(ncols, 1), keys % max(ncols, 1), values)
-
-    def keys(self):
-        return self.rows * self.ncols + self.cols
-
-    @property
-    def nvals(self):
-        return len(self.values)
-
-    @property
-    def csr(self):
-        if self._csr is None:
-            ptr = np.zeros(self.nrows + 1, dtype=np.int64)
-            np.cumsum(np.bincount(self.rows, minlength=self.nrows), out=ptr[1:])
-            self._csr = (ptr, self.cols, self.values)
-        return self._csr
-
-    @property
-    def csc_ptr(self):
-        """The CSC column pointers alone (column degrees), without building the CSC."""
-        if self._csc is not None:
-            return self._csc[0]
-        if self._csc_ptr is None:
-            self._csc_ptr = np.zeros(self.ncols + 1, dtype=np.int64)
-            np.cumsum(np.bincount(self.cols, minlength=self.ncols), out=self._csc_ptr[1:])
-        return self._csc_ptr
-
-    @property
-    def csc(self):
-        if self._csc is None:
-            from scipy.sparse import csr_array
-
-            # scipy's compiled CSR -> CSC conversion of the entry numbers gives the column-major
-            # order in O(nvals + ncols), where a sort would cost O(nvals log nvals).
-            ptr, ind, _ = self.csr
-            numbers = np.arange(len(ind), dtype=np.int64)
-            csc = csr_array((numbers, ind, ptr), shape=(self.nrows, self.ncols)).tocsc()
-            order = csc.data
-            self._csc = (csc.indptr.astype(np.int64), self.rows[order], self.values[order])
-        return self._csc
-
-    def scipy_csr(self, orient="mxv"):
-        """The block as a scipy CSR whose rows are the product's outputs: the block itself for
-        "mxv", its transpose (the CSC arrays read as a CSR) for "vxm", so scipy's matvec
-        gathers along rows in both orientations."""
-        if orient not in self._scipy:
-            from scipy.sparse import csr_array
-
-            ptr, ind, val = self.csr if orient == "mxv" else self.csc
-            shape = (self.nrows, self.ncols) if orient == "mxv" else (self.ncols, self.nrows)
-            self._scipy[orient] = csr_array((val, ind, ptr), shape=shape)
-        return self._scipy[orient]
-
-    def scipy_pattern(self, orient, dtype=np.int32):
-        """The block's structure as a CSR of ones of ``dtype``, oriented as ``scipy_csr``. The
-        ones take the vector's type: scipy would otherwise cast the whole matrix every call."""
-        key = (orient, np.dtype(dtype))
-        if key not in self._pattern:
-            from scipy.sparse import csr_array
-
-            mat = self.scipy_csr(orient)
-            self._pattern[key] = csr_array(
-                (np.ones(len(mat.indices), dtype=dtype), mat.indices, mat.indptr),
-                shape=mat.shape)
-        return self._pattern[key]
-
-    def global_coo(self, row_lo, col_lo):
-        return self.rows + row_lo, self.cols + col_lo, self.values
-
-
 class Matrix:
     """A distributed sparse matrix.
 
@@ -149,9 +66,8 @@ class Matrix:
         self._nrows, self._ncols = nrows, ncols
         self._row_lo, row_hi = self.grid.row_block(nrows)
         self._col_lo, col_hi = self.grid.col_block(ncols)
-        empty = np.empty(0, dtype=np.int64)
-        self._block = _Block(row_hi - self._row_lo, col_hi - self._col_lo, empty, empty,
-                             np.empty(0, dtype=self.dtype.np_type))
+        self._block = Block.empty(row_hi - self._row_lo, col_hi - self._col_lo,
+                                  self.dtype.np_type)
         self._nvals = 0
         self.name = name or f"M_{next(_names)}"
 
@@ -281,14 +197,21 @@ class Matrix:
 
     def _commit(self, keys, values, failure):
         """Collective. Install new block entries; raise the same error everywhere on failure."""
-        local = 0 if failure is not None else len(keys)
+        block = None
+        if failure is None:
+            b = self._block
+            block = Block.from_keys(b.nrows, b.ncols, keys, values)
+        self._install(block, failure)
+
+    def _install(self, block, failure):
+        """Collective. Install a new block; raise the same error everywhere on failure."""
+        local = 0 if failure is not None else block.nvals
         total, failed = self.grid.comm.allreduce(
             np.array([local, failure is not None], dtype=np.int64))
         if failed:
             self.grid.comm.agree(failure)
-        b = self._block
-        values = np.ascontiguousarray(values, dtype=self.dtype.np_type)
-        self._block = _Block.from_keys(b.nrows, b.ncols, keys, values)
+        values = np.ascontiguousarray(block.values, dtype=self.dtype.np_type)
+        self._block = block if values is block.values else block.with_values(values)
         self._nvals = int(total)
 
     @classmethod
@@ -310,8 +233,7 @@ class Matrix:
     def clear(self):
         """Remove every entry."""
         b = self._block
-        empty = np.empty(0, dtype=np.int64)
-        self._block = _Block(b.nrows, b.ncols, empty, empty, b.values[:0])
+        self._block = Block.empty(b.nrows, b.ncols, b.values.dtype)
         self._nvals = 0
 
     # ---- output ----
@@ -389,13 +311,21 @@ class Matrix:
                                     f"Matrix.shape (={self.shape})")
         if accum is not None:
             check_domain(accum, self.dtype, other.dtype)
-        failure, keys, values = None, None, None
+        failure, block = None, None
         try:
-            t_keys, t_vals = other._compute(mask, opts)
-            keys, values = self._merge(t_keys, t_vals, mask, accum, replace)
-        except Exception as exc:  # agreed in _commit
+            result = other._compute(mask, opts)
+            if isinstance(result, Block) and accum is None and mask is None:
+                # A whole new block replaces the old one: installed as it is, arrays and all.
+                block = result
+            else:
+                t_keys, t_vals = (result.keys(), result.values) if isinstance(result, Block) \
+                    else result
+                b = self._block
+                block = Block.from_keys(b.nrows, b.ncols,
+                                        *self._merge(t_keys, t_vals, mask, accum, replace))
+        except Exception as exc:  # agreed in _install
             failure = exc
-        self._commit(keys, values, failure)
+        self._install(block, failure)
 
     def _merge(self, t_keys, t_vals, mask, accum, replace):
         """Local GraphBLAS write on sorted keys: Z = accum(C, T) or T; C<M, replace> = Z."""
@@ -425,7 +355,8 @@ class Matrix:
         return keys, vals
 
     def _identity_expr(self):
-        snapshot = (self._block.keys(), self._block.values.copy())
+        # Blocks never change, so the expression holds this one, not a copy of its arrays.
+        snapshot = self._block
         return MatrixExpression("identity", (self,), self.dtype, self._nrows, self._ncols,
                                 lambda mask, opts: snapshot, self.grid)
 
@@ -505,6 +436,7 @@ class Matrix:
         op = as_op(op, "unary", "indexunary", "binary")
         right = getattr(right, "value", right)
         left = getattr(left, "value", left)
+        positional = op.kind in ("indexunary", "select")
         if op.kind == "unary":
             out_type = check_domain(op, self.dtype)
 
@@ -529,8 +461,10 @@ class Matrix:
         a = self
 
         def compute(mask, opts):
-            r, c, v = a._block.global_coo(a._row_lo, a._col_lo)
-            return a._block.keys(), values_of(v, r, c).astype(out_type.np_type, copy=False)
+            b = a._block
+            r, c = (b.rows + a._row_lo, b.cols + a._col_lo) if positional else (None, None)
+            # The structure is unchanged: the new block shares it.
+            return b.with_values(values_of(b.values, r, c).astype(out_type.np_type, copy=False))
 
         return MatrixExpression("apply", (self, op), out_type, self._nrows, self._ncols,
                                 compute, self.grid)
@@ -684,16 +618,15 @@ class Matrix:
                                 compute, self.grid, rebind=rebind)
 
     def _transpose_entries(self):
-        """Collective. This rank's block of A^T as sorted (keys, values).
+        """Collective. This rank's block of A^T: a Block, or sorted (keys, values).
 
         Entries leave in column-major (CSC) order, which is row-major for A^T, so what arrives
         from each rank is already sorted and the stable sort only merges those runs."""
         b = self._block
-        ptr, r, v = b.csc
         if self.grid.nprocs == 1:
-            # The block is the whole matrix and its CSC is A^T's CSR: the keys come sorted.
-            keys = np.repeat(np.arange(b.ncols, dtype=np.int64) * b.nrows, np.diff(ptr)) + r
-            return keys, v.copy()
+            # The block is the whole matrix and its CSC is A^T's CSR.
+            return backends.get().transpose_block(b)
+        ptr, r, v = b.csc
         c = np.repeat(np.arange(b.ncols, dtype=np.int64), np.diff(ptr)) + self._col_lo
         r = r + self._row_lo
         owners = self.grid.entry_owner(self._ncols, self._nrows, c, r)

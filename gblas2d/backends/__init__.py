@@ -9,11 +9,14 @@ on one block and one vector segment, arrays in and arrays out, and never communi
 ``ewise_block(a, b, binop, kind, in_types, out_type, defaults)``
     an element-wise op of two blocks ("mult", "add" or "union"); returns sorted keys
     (row * ncols + col) and values.
+``transpose_block(block)``
+    the transpose of a block that is the whole matrix (one rank), as a new ``Block``.
 ``SCIPY_DENSE_PULL``
     whether an unmasked plus_times/first/second pull over a full vector should go to scipy's
     CSR product instead of ``spmv``.
-``SMALL_PUSH``
-    pushes over fewer local edges than this go to the numpy backend (``for_product``).
+``SMALL_PUSH``, ``small_push_in_numpy(block, orient)``
+    pushes over fewer local edges than this go to the numpy backend (``for_product``) when
+    ``small_push_in_numpy`` agrees.
 
 Backends:
 
@@ -67,12 +70,13 @@ def get():
     return _current["module"]
 
 
-def for_product(direction, push_edges):
+def for_product(direction, push_edges, block, orient):
     """The backend for one product: the one in use, or numpy for a push over fewer local edges
     than the backend's ``SMALL_PUSH``, where one call's overhead would cost more than the
-    work."""
+    work, unless numpy would first have to build the storage that push reads."""
     module = get()
-    if direction == "push" and push_edges < module.SMALL_PUSH:
+    if direction == "push" and push_edges < module.SMALL_PUSH and \
+            module.small_push_in_numpy(block, orient):
         return importlib.import_module(f"{__name__}.numpy")
     return module
 

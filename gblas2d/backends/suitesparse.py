@@ -19,13 +19,16 @@ max or any monoid too; user-defined ops go to the numpy backend.
 import graphblas as grb
 import numpy as np
 
+from .._block import Block
 from .._kernels import ewise_block as numpy_ewise_block
 from .._kernels import spmv as numpy_spmv
+from .._kernels import transpose_block as numpy_transpose_block
 from ..semirings import binary as builtin_binary
 from ..semirings import semiring as builtin_semirings
 from . import threads_per_rank
 
-__all__ = ["SCIPY_DENSE_PULL", "SMALL_PUSH", "ewise_block", "spmv", "supports"]
+__all__ = ["SCIPY_DENSE_PULL", "SMALL_PUSH", "ewise_block", "small_push_in_numpy", "spmv",
+           "supports", "transpose_block"]
 
 
 # Passed with every call (a descriptor option), so python-graphblas's own setting, which a
@@ -67,6 +70,14 @@ def _index_offset(op_name, x_first, out_offset, in_offset):
 # A push over fewer edges than this costs less in numpy than one python-graphblas call's
 # import, dispatch and export (measured on a 2D mesh BFS, whose frontiers are this small).
 SMALL_PUSH = 4096
+
+
+def small_push_in_numpy(block, orient):
+    """Whether a push over fewer than SMALL_PUSH edges runs in numpy: not when it would have
+    to build the block's CSC (mxv reads the block by columns) while SuiteSparse already holds
+    the block by columns, since that build costs O(nvals), far more than one call here."""
+    return orient == "vxm" or block.has_csc or \
+        "cols" not in block.derived.get("suitesparse", {})
 
 
 def _matrix(block, by):
@@ -136,35 +147,56 @@ def spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset,
     return idx, vals
 
 
+def _block_of(matrix, *, keep):
+    """A Block with the entries of a GraphBLAS matrix. A matrix that lives on (``keep``) is
+    copied; otherwise its arrays are taken over."""
+    nrows, ncols = matrix.nrows, matrix.ncols
+    out = matrix.ss.export("csr", sort=True, give_ownership=not keep)
+    # Exported indices are uint64 below 2**63: read them as int64 without a copy.
+    ptr = out["indptr"].view(np.int64)
+    cols = out["col_indices"].view(np.int64)
+    vals = out["values"]
+    if out.get("is_iso"):
+        vals = np.full(len(cols), vals[0], dtype=vals.dtype)
+    return Block(nrows, ncols, ptr, cols, vals)
+
+
+def _native(dtype):
+    return np.dtype(dtype).kind in "biuf"
+
+
+def transpose_block(block):
+    """The transpose of a whole-matrix block (the interface of ``backends``): the block by
+    columns, SuiteSparse's transpose, copied out. The two GraphBLAS copies serve the new block
+    too, the other way round."""
+    if not block.nvals or not _native(block.values.dtype):
+        return numpy_transpose_block(block)
+    by_cols = _matrix(block, "cols")
+    out = _block_of(by_cols, keep=True)
+    out.derived["suitesparse"] = {"rows": by_cols, "cols": _matrix(block, "rows")}
+    return out
+
+
 def ewise_block(a, b, binop, kind, in_types, out_type, defaults):
-    """Element-wise op of two blocks (the interface of ``backends``): sorted keys and values.
+    """Element-wise op of two blocks (the interface of ``backends``): a Block, or sorted keys
+    and values from the numpy kernel.
 
     SuiteSparse merges the two CSR blocks row by row; the numpy kernel sorts both key lists
     together, whose random gathers cost 2-3x more on blocks of millions of entries. Only
     ``add`` and ``mult`` with a builtin op, both operands already of the op's input type, run
-    here."""
+    here. The GraphBLAS copies of the operands and of the result are kept on their blocks for
+    later products."""
     builtin = getattr(builtin_binary, binop.name, None)
     same_types = a.values.dtype == in_types[0] and b.values.dtype == in_types[1] and \
         in_types[0] == in_types[1]
     if kind == "union" or builtin is None or builtin.func is not binop.func or \
             binop.index_aware or not same_types or not hasattr(grb.binary, binop.name) or \
-            not (a.nvals and b.nvals):
+            not (a.nvals and b.nvals) or not (_native(in_types[0]) and _native(out_type)):
         return numpy_ewise_block(a, b, binop, kind, in_types, out_type, defaults)
     op = getattr(grb.binary, binop.name)[np.dtype(in_types[0]).name]
-
-    def load(block):
-        ptr, ind, val = block.csr
-        return grb.Matrix.ss.import_csr(nrows=block.nrows, ncols=block.ncols, indptr=ptr,
-                                        col_indices=ind, values=val, sorted_cols=True)
-
-    ga, gb_ = load(a), load(b)
+    ga, gb_ = _matrix(a, "rows"), _matrix(b, "rows")
     expr = ga.ewise_add(gb_, op) if kind == "add" else ga.ewise_mult(gb_, op)
-    out = expr.new(dtype=np.dtype(out_type).name, nthreads=_THREADS).ss.export("csr", sort=True)
-    # Exported indices are uint64 below 2**63: read them as int64 without a copy.
-    ptr = out["indptr"].view(np.int64)
-    keys = np.repeat(np.arange(a.nrows, dtype=np.int64) * a.ncols, np.diff(ptr))
-    keys += out["col_indices"].view(np.int64)
-    vals = out["values"]
-    if out.get("is_iso"):
-        vals = np.full(len(keys), vals[0], dtype=vals.dtype)
-    return keys, vals.astype(out_type, copy=False)
+    result = expr.new(dtype=np.dtype(out_type).name, nthreads=_THREADS)
+    out = _block_of(result, keep=True)
+    out.derived["suitesparse"] = {"rows": result}
+    return out

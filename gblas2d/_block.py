@@ -1,0 +1,123 @@
+"""One rank's block of a Matrix: its entries as CSR, with other views made on first use.
+
+A block never changes once made; an operation makes a new one. So blocks may share arrays
+(``apply`` keeps the structure of its input, a copy keeps everything) and what is derived from
+the entries (the COO rows, the CSC, scipy and SuiteSparse copies, degrees) is cached for the
+block's life.
+"""
+
+import numpy as np
+
+__all__ = ["Block"]
+
+
+class Block:
+    """A local block: unique entries in row-major order, held as CSR (``ptr``, ``cols``,
+    ``values``). The row of every entry (``rows``), the CSC and the scipy views are made on
+    first use."""
+
+    def __init__(self, nrows, ncols, ptr, cols, values, *, rows=None):
+        self.nrows, self.ncols = nrows, ncols
+        self.ptr, self.cols, self.values = ptr, cols, values
+        self._rows = rows
+        self._csc = self._csc_ptr = None
+        self._scipy, self._pattern = {}, {}
+        # What is derived from the entries on first use and kept while the block lives: each
+        # backend's own copy of it, the degrees behind the push/pull choice.
+        self.derived = {}
+
+    @classmethod
+    def empty(cls, nrows, ncols, dtype):
+        return cls(nrows, ncols, np.zeros(nrows + 1, dtype=np.int64),
+                   np.empty(0, dtype=np.int64), np.empty(0, dtype=dtype))
+
+    @classmethod
+    def from_keys(cls, nrows, ncols, keys, values):
+        """From sorted unique keys ``row * ncols + col``."""
+        rows, cols = np.divmod(keys, max(ncols, 1))
+        ptr = np.zeros(nrows + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=nrows), out=ptr[1:])
+        # The rows are not kept: most blocks are only ever read as CSR.
+        return cls(nrows, ncols, ptr, cols, values)
+
+    def with_values(self, values):
+        """The same structure (shared, not copied) with other values."""
+        return Block(self.nrows, self.ncols, self.ptr, self.cols, values, rows=self._rows)
+
+    @property
+    def nvals(self):
+        return len(self.values)
+
+    @property
+    def rows(self):
+        if self._rows is None:
+            self._rows = self._expand_rows()
+        return self._rows
+
+    def _expand_rows(self):
+        return np.repeat(np.arange(self.nrows, dtype=np.int64), np.diff(self.ptr))
+
+    def keys(self):
+        return self.rows * self.ncols + self.cols
+
+    @property
+    def csr(self):
+        return self.ptr, self.cols, self.values
+
+    @property
+    def csc_ptr(self):
+        """The CSC column pointers alone (column degrees), without building the CSC."""
+        if self._csc is not None:
+            return self._csc[0]
+        if self._csc_ptr is None:
+            self._csc_ptr = np.zeros(self.ncols + 1, dtype=np.int64)
+            np.cumsum(np.bincount(self.cols, minlength=self.ncols), out=self._csc_ptr[1:])
+        return self._csc_ptr
+
+    @property
+    def has_csc(self):
+        return self._csc is not None
+
+    @property
+    def csc(self):
+        if self._csc is None:
+            from scipy.sparse import csr_array
+
+            # scipy's compiled CSR -> CSC conversion of the entry numbers gives the column-major
+            # order in O(nvals + ncols), where a sort would cost O(nvals log nvals).
+            numbers = np.arange(len(self.cols), dtype=np.int64)
+            csc = csr_array((numbers, self.cols, self.ptr),
+                            shape=(self.nrows, self.ncols)).tocsc()
+            order = csc.data
+            # The rows in column order, without keeping the row of every entry on the block.
+            rows = self._rows if self._rows is not None else self._expand_rows()
+            self._csc = (csc.indptr.astype(np.int64), rows[order], self.values[order])
+        return self._csc
+
+    def scipy_csr(self, orient="mxv"):
+        """The block as a scipy CSR whose rows are the product's outputs: the block itself for
+        "mxv", its transpose (the CSC arrays read as a CSR) for "vxm", so scipy's matvec
+        gathers along rows in both orientations."""
+        if orient not in self._scipy:
+            from scipy.sparse import csr_array
+
+            ptr, ind, val = self.csr if orient == "mxv" else self.csc
+            shape = (self.nrows, self.ncols) if orient == "mxv" else (self.ncols, self.nrows)
+            self._scipy[orient] = csr_array((val, ind, ptr), shape=shape)
+        return self._scipy[orient]
+
+    def scipy_pattern(self, orient, dtype=np.int32):
+        """The block's structure as a CSR of ones of ``dtype``, oriented as ``scipy_csr``. The
+        ones take the vector's type: scipy would otherwise cast the whole matrix every call."""
+        key = (orient, np.dtype(dtype))
+        if key not in self._pattern:
+            from scipy.sparse import csr_array
+
+            mat = self.scipy_csr(orient)
+            self._pattern[key] = csr_array(
+                (np.ones(len(mat.indices), dtype=dtype), mat.indices, mat.indptr),
+                shape=mat.shape)
+        return self._pattern[key]
+
+    def global_coo(self, row_lo, col_lo):
+        return self.rows + row_lo, self.cols + col_lo, self.values
