@@ -44,6 +44,12 @@ class Block:
         """The same structure (shared, not copied) with other values."""
         return Block(self.nrows, self.ncols, self.ptr, self.cols, values, rows=self._rows)
 
+    def select(self, keep):
+        """A new block of the entries where ``keep`` is True."""
+        pos = np.flatnonzero(keep)
+        return Block(self.nrows, self.ncols, np.searchsorted(pos, self.ptr), self.cols[pos],
+                     self.values[pos])
+
     @property
     def nvals(self):
         return len(self.values)

@@ -19,6 +19,8 @@ ranks before anything changes.
 
 import numpy as np
 
+from .semirings import binary as builtin_binary
+
 __all__ = ["Piece", "PieceMask", "Write", "accumulated", "write"]
 
 _TO_BITMAP = 16
@@ -290,13 +292,25 @@ def ewise(a, b, binop, kind, in_types, out_type, defaults=(None, None)):
     """Element-wise ``a (op) b`` on pieces: ``kind`` "mult" (intersection), "add" (union, a
     lone value kept) or "union" (union, a lone value combined with the other side's default).
 
-    O(entries) when either piece is sparse (each side's entries looked up in the other); the
-    bitmap path, for two dense pieces, works on whole arrays.
+    An intersection costs O(entries of the sparser side), whose entries are looked up in the
+    other. A union of two sparse pieces costs O(entries); a union with a bitmap is at least as
+    dense as the bitmap, so it is computed on whole arrays, O(size).
     """
-    if a.is_bitmap and b.is_bitmap:
-        ap, bp = a.present, b.present
-        av, bv = a.values.astype(in_types[0], copy=False), b.values.astype(in_types[1],
-                                                                             copy=False)
+    if kind == "mult" and not (a.is_bitmap and b.is_bitmap):
+        if a.nvals <= b.nvals:
+            idx, av = a.entries()
+            found, bv = b.lookup(idx)
+        else:
+            idx, bv = b.entries()
+            found, av = a.lookup(idx)
+        vals = binop.evaluate(av[found].astype(in_types[0], copy=False),
+                              bv[found].astype(in_types[1], copy=False))
+        return Piece.from_entries(a.size, idx[found], vals, out_type)
+    if a.is_bitmap or b.is_bitmap:
+        ap, bp = a.bitmap(), b.bitmap()
+        av, bv = a.dense_values(in_types[0]), b.dense_values(in_types[1])
+        if _defined_everywhere(binop):
+            return _ewise_whole(ap, av, bp, bv, binop, kind, out_type, defaults)
         both = ap & bp
         out = np.zeros(a.size, dtype=out_type)
         out[both] = binop.evaluate(av[both], bv[both])
@@ -310,14 +324,34 @@ def ewise(a, b, binop, kind, in_types, out_type, defaults=(None, None)):
     in_b, in_a = b.contains(ai), a.contains(bi)
     # Both index lists are sorted, so the common entries line up.
     both = binop.evaluate(av[in_b], bv[in_a]).astype(out_type, copy=False)
-    if kind == "mult":
-        return Piece.from_entries(a.size, ai[in_b], both, out_type)
     lone_a, lone_b = _lone(av[~in_b], bv[~in_a], binop, kind, defaults)
     idx = np.concatenate([ai[in_b], ai[~in_b], bi[~in_a]])
     vals = np.concatenate([both, np.asarray(lone_a).astype(out_type, copy=False),
                            np.asarray(lone_b).astype(out_type, copy=False)])
     order = np.argsort(idx, kind="stable")
     return Piece.from_entries(a.size, idx[order], vals[order], out_type)
+
+
+def _defined_everywhere(binop):
+    """Whether ``binop`` is a builtin op, which gives a value (never an error) for any inputs,
+    so it may run over whole arrays, missing positions included."""
+    builtin = getattr(builtin_binary, binop.name, None)
+    return builtin is not None and builtin.func is binop.func and not binop.index_aware
+
+
+def _ewise_whole(ap, av, bp, bv, binop, kind, out_type, defaults):
+    """The bitmap ``ewise`` with the op run at every position and the results picked by
+    presence: a few streaming passes instead of gathers and scatters through bool masks."""
+    if kind == "mult":
+        return Piece.from_bitmap(ap & bp, binop.evaluate(av, bv).astype(out_type, copy=False))
+    if kind == "union":
+        left_default, right_default = defaults
+        out = binop.evaluate(np.where(ap, av, np.asarray(left_default, dtype=av.dtype)),
+                             np.where(bp, bv, np.asarray(right_default, dtype=bv.dtype)))
+        return Piece.from_bitmap(ap | bp, out.astype(out_type, copy=False))
+    lone = np.where(ap, av.astype(out_type, copy=False), bv.astype(out_type, copy=False))
+    out = np.where(ap & bp, binop.evaluate(av, bv).astype(out_type, copy=False), lone)
+    return Piece.from_bitmap(ap | bp, out)
 
 
 def _lone(av, bv, binop, kind, defaults):

@@ -436,7 +436,7 @@ class Matrix:
         op = as_op(op, "unary", "indexunary", "binary")
         right = getattr(right, "value", right)
         left = getattr(left, "value", left)
-        positional = op.kind in ("indexunary", "select")
+        positional = op.kind in ("indexunary", "select") and op.reads_positions
         if op.kind == "unary":
             out_type = check_domain(op, self.dtype)
 
@@ -478,9 +478,10 @@ class Matrix:
         a = self
 
         def compute(mask, opts):
-            r, c, v = a._block.global_coo(a._row_lo, a._col_lo)
-            keep = op.evaluate(v, r, c, thunk).astype(bool)
-            return a._block.keys()[keep], v[keep]
+            b = a._block
+            r, c = (b.rows + a._row_lo, b.cols + a._col_lo) if op.reads_positions else \
+                (None, None)
+            return b.select(op.evaluate(b.values, r, c, thunk).astype(bool, copy=False))
 
         return MatrixExpression("select", (self, op), self.dtype, self._nrows, self._ncols,
                                 compute, self.grid)

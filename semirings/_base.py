@@ -262,9 +262,12 @@ class IndexUnaryOp(Operator):
 
     kind = "indexunary"
 
-    def __init__(self, name, func, *, result=None, select=False):
+    def __init__(self, name, func, *, result=None, select=False, positions=True):
         super().__init__(name)
         self.func = func
+        # Whether func reads row and col: an op on values alone may be given None for them,
+        # so a Matrix need not expand its CSR into the row of every entry.
+        self.reads_positions = positions
         self._result = BOOL if select else result
         if select:
             self.kind = "select"

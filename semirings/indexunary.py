@@ -36,12 +36,16 @@ rowle = IndexUnaryOp("rowle", lambda x, row, col, t: row <= np.int64(t), result=
 rowgt = IndexUnaryOp("rowgt", lambda x, row, col, t: row > np.int64(t), result=BOOL)
 colle = IndexUnaryOp("colle", lambda x, row, col, t: col <= np.int64(t), result=BOOL)
 colgt = IndexUnaryOp("colgt", lambda x, row, col, t: col > np.int64(t), result=BOOL)
-valueeq = IndexUnaryOp("valueeq", lambda x, row, col, t: x == t, result=BOOL)
-valuene = IndexUnaryOp("valuene", lambda x, row, col, t: x != t, result=BOOL)
+valueeq = IndexUnaryOp("valueeq", lambda x, row, col, t: x == t, result=BOOL,
+                        positions=False)
+valuene = IndexUnaryOp("valuene", lambda x, row, col, t: x != t, result=BOOL,
+                        positions=False)
 valuegt = IndexUnaryOp("valuegt", lambda x, row, col, t: x > t, result=BOOL)
-valuege = IndexUnaryOp("valuege", lambda x, row, col, t: x >= t, result=BOOL)
+valuege = IndexUnaryOp("valuege", lambda x, row, col, t: x >= t, result=BOOL,
+                        positions=False)
 valuelt = IndexUnaryOp("valuelt", lambda x, row, col, t: x < t, result=BOOL)
-valuele = IndexUnaryOp("valuele", lambda x, row, col, t: x <= t, result=BOOL)
+valuele = IndexUnaryOp("valuele", lambda x, row, col, t: x <= t, result=BOOL,
+                        positions=False)
 
 # python-graphblas's aliases, clearer for Vectors.
 index = rowindex

@@ -26,12 +26,18 @@ rowle = IndexUnaryOp("rowle", indexunary.rowle.func, select=True)
 rowgt = IndexUnaryOp("rowgt", indexunary.rowgt.func, select=True)
 colle = IndexUnaryOp("colle", indexunary.colle.func, select=True)
 colgt = IndexUnaryOp("colgt", indexunary.colgt.func, select=True)
-valueeq = IndexUnaryOp("valueeq", indexunary.valueeq.func, select=True)
-valuene = IndexUnaryOp("valuene", indexunary.valuene.func, select=True)
-valuegt = IndexUnaryOp("valuegt", indexunary.valuegt.func, select=True)
-valuege = IndexUnaryOp("valuege", indexunary.valuege.func, select=True)
-valuelt = IndexUnaryOp("valuelt", indexunary.valuelt.func, select=True)
-valuele = IndexUnaryOp("valuele", indexunary.valuele.func, select=True)
+valueeq = IndexUnaryOp("valueeq", indexunary.valueeq.func, select=True,
+                       positions=False)
+valuene = IndexUnaryOp("valuene", indexunary.valuene.func, select=True,
+                       positions=False)
+valuegt = IndexUnaryOp("valuegt", indexunary.valuegt.func, select=True,
+                       positions=False)
+valuege = IndexUnaryOp("valuege", indexunary.valuege.func, select=True,
+                       positions=False)
+valuelt = IndexUnaryOp("valuelt", indexunary.valuelt.func, select=True,
+                       positions=False)
+valuele = IndexUnaryOp("valuele", indexunary.valuele.func, select=True,
+                       positions=False)
 
 # python-graphblas's aliases, clearer for Vectors.
 indexle = rowle
