@@ -58,6 +58,10 @@ class Piece:
         """A piece from sorted unique positions and values (taken, not copied, when sparse)."""
         dtype = np.dtype(vals.dtype if dtype is None else dtype)
         vals = np.asarray(vals).astype(dtype, copy=False)
+        if len(idx) == size:
+            # Full: the values are already in place (copied, as a bitmap may be patched).
+            return cls(size, dtype, present=np.ones(size, dtype=bool), values=vals.copy(),
+                       nvals=size)
         if _is_dense(len(idx), size, was_bitmap):
             present = np.zeros(size, dtype=bool)
             present[idx] = True
@@ -235,10 +239,14 @@ def write(c, t, mask, accum, replace, *, t_masked=False):
     """
     dtype = c.dtype
     if mask is not None and not t_masked:
-        # Only T's allowed entries can reach the output.
-        keep = mask.allows(t.entries()[0])
-        if not keep.all():
-            t = t.select(keep)
+        # Only T's allowed entries can reach the output. A bitmap T is masked bit by bit: a
+        # streaming pass instead of gathers through its entries.
+        if t.is_bitmap:
+            t = Piece.from_bitmap(t.present & mask.bitmap(), t.values)
+        else:
+            keep = mask.allows(t.entries()[0])
+            if not keep.all():
+                t = t.select(keep)
     if mask is None or (accum is not None and not replace):
         # C outside the mask stays, and so does C inside it under accum: the union of C and T.
         if accum is None:
