@@ -6,9 +6,11 @@ the entries (the COO rows, the CSC, scipy and SuiteSparse copies, degrees) is ca
 block's life.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
-__all__ = ["Block"]
+__all__ = ["Block", "BlockMask"]
 
 
 class Block:
@@ -16,10 +18,12 @@ class Block:
     ``values``). The row of every entry (``rows``), the CSC and the scipy views are made on
     first use."""
 
-    def __init__(self, nrows, ncols, ptr, cols, values, *, rows=None):
+    def __init__(self, nrows, ncols, ptr, cols, values, *, rows=None, within_mask=False):
         self.nrows, self.ncols = nrows, ncols
         self.ptr, self.cols, self.values = ptr, cols, values
         self._rows = rows
+        # Set by a product that took the output's mask in: its entries are all allowed.
+        self.within_mask = within_mask
         self._csc = self._csc_ptr = None
         self._scipy, self._pattern = {}, {}
         # What is derived from the entries on first use and kept while the block lives: each
@@ -42,7 +46,8 @@ class Block:
 
     def with_values(self, values):
         """The same structure (shared, not copied) with other values."""
-        return Block(self.nrows, self.ncols, self.ptr, self.cols, values, rows=self._rows)
+        return Block(self.nrows, self.ncols, self.ptr, self.cols, values, rows=self._rows,
+                     within_mask=self.within_mask)
 
     def select(self, keep):
         """A new block of the entries where ``keep`` is True."""
@@ -127,3 +132,22 @@ class Block:
 
     def global_coo(self, row_lo, col_lo):
         return self.rows + row_lo, self.cols + col_lo, self.values
+
+
+class BlockMask(NamedTuple):
+    """A Matrix mask as a local product sees it: the mask's block, aligned with the output's."""
+
+    block: Block
+    structure: bool
+    complement: bool
+
+    def allows(self, keys):
+        """Whether each local entry key (row * ncols + col, sorted) passes the mask."""
+        mkeys = self.block.keys()
+        if not self.structure:
+            mkeys = mkeys[self.block.values != 0]
+        hit = np.zeros(len(keys), dtype=bool)
+        if len(mkeys):
+            pos = np.clip(np.searchsorted(mkeys, keys), 0, len(mkeys) - 1)
+            hit = mkeys[pos] == keys
+        return ~hit if self.complement else hit

@@ -49,17 +49,11 @@ class Mask:
 
         return PieceMask(self.parent._piece, self.structure, self.complement)
 
-    def matrix_allows(self, keys):
-        """Whether each local entry key (row * local_ncols + col) passes (a Matrix mask)."""
-        block = self.parent._block
-        mkeys = block.keys()
-        if not self.structure:
-            mkeys = mkeys[block.values != 0]
-        hit = np.zeros(len(keys), dtype=bool)
-        if len(mkeys):
-            pos = np.clip(np.searchsorted(mkeys, keys), 0, len(mkeys) - 1)
-            hit = mkeys[pos] == keys
-        return ~hit if self.complement else hit
+    def block_mask(self):
+        """This rank's part of a Matrix mask, aligned with the output's block."""
+        from ._block import BlockMask
+
+        return BlockMask(self.parent._block, self.structure, self.complement)
 
 
 def _parse_call(args, mask, accum, replace_flag):

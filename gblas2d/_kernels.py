@@ -15,11 +15,13 @@ are its columns (pull reads CSC, push reads CSR).
 """
 
 import numpy as np
+from scipy.sparse import csr_array
 
 from .semirings.dtypes import lookup_dtype
 
 __all__ = ["ewise_block", "expand_rows", "reduce_sorted", "reduce_by_key", "reduce_scattered",
-           "run_starts", "sorted_isin", "sorted_union", "spmv", "spgemm"]
+           "merge_disjoint", "run_starts", "sorted_isin", "sorted_union", "spgemm", "spgemm_block",
+           "spmv", "transpose_block", "write_block"]
 
 
 def expand_rows(indptr, rows):
@@ -184,6 +186,97 @@ def spgemm(a_ptr, a_ind, a_val, b_ptr, b_ind, b_val, semiring, *, a_row_offset, 
     keys, vals = reduce_scattered(rows * ncols + cols, prod, semiring.monoid,
                                   (len(a_ptr) - 1) * ncols)
     return keys // ncols, keys % ncols, vals
+
+def spgemm_block(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask=None):
+    """Local ``C = A (+).(x) B`` as a Block: A a block, B given as CSR ``(ptr, cols, values,
+    ncols)`` over A's columns. scipy's compiled product for plus_times/first/second, the
+    generic kernel otherwise. ``mask`` is not used here: the caller applies it."""
+    from ._block import Block
+
+    a_ptr, a_ind, a_val = a.csr
+    b_ptr, b_ind, b_val, b_ncols = b
+    fast = _spgemm_scipy(a_ptr, a_ind, a_val, b_ptr, b_ind, b_val, semiring, a_dtype, b_dtype)
+    rows, cols, vals = fast or spgemm(a_ptr, a_ind, a_val, b_ptr, b_ind, b_val, semiring,
+                                      a_row_offset=a_row_offset, inner_offset=inner_offset)
+    ptr = np.zeros(a.nrows + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=a.nrows), out=ptr[1:])
+    return Block(a.nrows, b_ncols, ptr, cols, vals, rows=rows)
+
+
+def _spgemm_scipy(a_ptr, a_ind, a_val, b_ptr, b_ind, b_val, semiring, a_dtype, b_dtype):
+    """``spgemm`` by scipy's compiled CSR product for plus_times, plus_first and plus_second
+    (the batched BFS-counting, betweenness and label-counting products), or None.
+
+    scipy drops sums that cancel to zero, which GraphBLAS keeps, so the structure comes from a
+    second product of the patterns (counts, which cannot cancel).
+    """
+    op = semiring.binaryop
+    if semiring.monoid.name != "plus" or op.index_aware or \
+            op.name not in ("times", "first", "second"):
+        return None
+    t = op.input_type(a_dtype, b_dtype).np_type
+    if t.kind != "f" and not (t.kind in "iu" and t.itemsize == 8):
+        return None
+    nrows, ninner = len(a_ptr) - 1, len(b_ptr) - 1
+    ncols = int(b_ind.max()) + 1 if len(b_ind) else 1
+    one_a, one_b = np.ones(len(a_ind), np.float64), np.ones(len(b_ind), np.float64)
+    av = a_val.astype(t, copy=False) if op.name != "second" else one_a.astype(t)
+    bv = b_val.astype(t, copy=False) if op.name != "first" else one_b.astype(t)
+
+    def product(x, y):
+        C = (csr_array((x, a_ind, a_ptr), shape=(nrows, ninner)) @
+             csr_array((y, b_ind, b_ptr), shape=(ninner, ncols))).tocsr()
+        C.sort_indices()
+        return np.repeat(np.arange(nrows, dtype=np.int64), np.diff(C.indptr)), \
+            C.indices.astype(np.int64), C.data
+
+    rows, cols, _ = product(one_a, one_b)
+    v_rows, v_cols, v_vals = product(av, bv)
+    vals = np.zeros(len(rows), dtype=t)
+    vals[np.searchsorted(rows * ncols + cols, v_rows * ncols + v_cols)] = v_vals
+    return rows, cols, vals
+
+
+def merge_disjoint(a_keys, a_vals, b_keys, b_vals):
+    """Two sorted key lists with no key in common, merged: each entry's place is its rank in
+    its own list plus the number of the other list's keys below it (no sort)."""
+    keys = np.empty(len(a_keys) + len(b_keys), dtype=np.int64)
+    vals = np.empty(len(keys), dtype=np.result_type(a_vals, b_vals))
+    at_a = np.arange(len(a_keys)) + np.searchsorted(b_keys, a_keys)
+    at_b = np.arange(len(b_keys)) + np.searchsorted(a_keys, b_keys)
+    keys[at_a], keys[at_b] = a_keys, b_keys
+    vals[at_a], vals[at_b] = a_vals, b_vals
+    return keys, vals
+
+
+def write_block(c, t, mask, accum, replace, dtype):
+    """GraphBLAS's write ``C<M, replace> = accum(C, T)`` (or ``= T``) on blocks: the new
+    Block. ``mask`` is a ``BlockMask`` or None."""
+    from ._block import Block
+
+    c_keys, c_vals = c.keys(), c.values
+    t_keys, t_vals = t.keys(), t.values
+    if accum is None:
+        z_keys, z_vals = t_keys, t_vals.astype(dtype, copy=False)
+    else:
+        z_keys = sorted_union(c_keys, t_keys)
+        z_vals = np.zeros(len(z_keys), dtype=dtype)
+        in_c = np.searchsorted(z_keys, c_keys)
+        in_t = np.searchsorted(z_keys, t_keys)
+        z_vals[in_c] = c_vals
+        z_vals[in_t] = t_vals
+        both_c = sorted_isin(c_keys, t_keys)
+        both_t = sorted_isin(t_keys, c_keys)
+        z_vals[in_c[both_c]] = accum.evaluate(c_vals[both_c], t_vals[both_t])
+    if mask is not None:
+        z_keep = mask.allows(z_keys)
+        z_keys, z_vals = z_keys[z_keep], z_vals[z_keep]
+        if not replace:
+            # C's entries outside the mask stay; none of them is at a key Z keeps.
+            c_keep = ~mask.allows(c_keys)
+            z_keys, z_vals = merge_disjoint(z_keys, z_vals, c_keys[c_keep],
+                                            c_vals[c_keep].astype(dtype, copy=False))
+    return Block.from_keys(c.nrows, c.ncols, z_keys, z_vals.astype(dtype, copy=False))
 
 
 def ewise_block(a, b, binop, kind, in_types, out_type, defaults):

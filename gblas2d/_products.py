@@ -17,12 +17,12 @@ import time
 from contextlib import contextmanager
 
 import numpy as np
-import scipy.sparse as sp
 
 from . import _exchange as ex
 from . import _redistribute as redist
 from . import backends
-from ._kernels import reduce_scattered, spgemm
+from ._block import BlockMask
+from ._kernels import reduce_scattered
 from ._piece import Piece, PieceMask
 from .semirings import monoid
 
@@ -84,40 +84,6 @@ def _scipy_operand(semiring, a_dtype, x_dtype, x_first):
     if keeps_x and (t.np_type.kind == "f" or t.np_type.itemsize == 8 and t.np_type.kind in "iu"):
         return "pattern"
     return None
-
-
-def _spgemm_scipy(a_ptr, a_ind, a_val, b_ptr, b_ind, b_val, semiring, a_dtype, b_dtype):
-    """``spgemm`` by scipy's compiled CSR product for plus_times, plus_first and plus_second
-    (the batched BFS-counting, betweenness and label-counting products), or None.
-
-    scipy drops sums that cancel to zero, which GraphBLAS keeps, so the structure comes from a
-    second product of the patterns (counts, which cannot cancel).
-    """
-    op = semiring.binaryop
-    if semiring.monoid.name != "plus" or op.index_aware or \
-            op.name not in ("times", "first", "second"):
-        return None
-    t = op.input_type(a_dtype, b_dtype).np_type
-    if t.kind != "f" and not (t.kind in "iu" and t.itemsize == 8):
-        return None
-    nrows, ninner = len(a_ptr) - 1, len(b_ptr) - 1
-    ncols = int(b_ind.max()) + 1 if len(b_ind) else 1
-    one_a, one_b = np.ones(len(a_ind), np.float64), np.ones(len(b_ind), np.float64)
-    av = a_val.astype(t, copy=False) if op.name != "second" else one_a.astype(t)
-    bv = b_val.astype(t, copy=False) if op.name != "first" else one_b.astype(t)
-
-    def product(x, y):
-        C = (sp.csr_array((x, a_ind, a_ptr), shape=(nrows, ninner)) @
-             sp.csr_array((y, b_ind, b_ptr), shape=(ninner, ncols))).tocsr()
-        C.sort_indices()
-        return np.repeat(np.arange(nrows, dtype=np.int64), np.diff(C.indptr)), \
-            C.indices.astype(np.int64), C.data
-
-    rows, cols, _ = product(one_a, one_b)
-    v_rows, v_cols, v_vals = product(av, bv)
-    vals = np.zeros(len(rows), dtype=t)
-    vals[np.searchsorted(rows * ncols + cols, v_rows * ncols + v_cols)] = v_vals
-    return rows, cols, vals
 
 
 def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
@@ -251,8 +217,8 @@ def _pull_scipy(block, operand, x_seg, orient):
     return idx, y[idx]
 
 
-def mxm_compute(A, B, semiring, out_type, opts):
-    """Collective. This rank's block (keys, values) of ``C = A (+).(x) B``.
+def mxm_compute(A, B, semiring, out_type, mask, opts):
+    """Collective. This rank's block of ``C = A (+).(x) B``: a Block, or (keys, values).
 
     B's rows that meet A's column block j are gathered at every rank of grid column j (sent to
     one rank of the column, then allgathered along ``col_comm``: O(nnz(B) / C) per rank, cheap
@@ -263,30 +229,57 @@ def mxm_compute(A, B, semiring, out_type, opts):
     start = time.perf_counter()
     before = _count_bytes() if _tracers else None
     nk = A.ncols
-    b_rows, b_cols, b_vals = B._block.global_coo(B._row_lo, B._col_lo)
-    pieces = grid.owner(nk, b_rows)
-    dest = (pieces % grid.nrows) * grid.ncols + pieces // grid.nrows
-    got = redist.to_owners(grid, dest, b_rows, b_cols, b_vals)
-    b_rows, b_cols, b_vals = (np.concatenate(grid.col_comm.allgatherv(a)) for a in got)
+    if grid.nprocs > 1:
+        b_rows, b_cols, b_vals = B._block.global_coo(B._row_lo, B._col_lo)
+        pieces = grid.owner(nk, b_rows)
+        dest = (pieces % grid.nrows) * grid.ncols + pieces // grid.nrows
+        got = redist.to_owners(grid, dest, b_rows, b_cols, b_vals)
+        b_rows, b_cols, b_vals = (np.concatenate(grid.col_comm.allgatherv(a)) for a in got)
 
-    failure = None
+    failure, result = None, None
     try:
-        inner = b_rows - A._col_lo
-        order = np.lexsort((b_cols, inner))
-        inner, b_cols, b_vals = inner[order], b_cols[order], b_vals[order]
-        b_ptr = np.zeros(A._block.ncols + 1, dtype=np.int64)
-        np.cumsum(np.bincount(inner, minlength=A._block.ncols), out=b_ptr[1:])
-        a_ptr, a_ind, a_val = A._block.csr
-        fast = _spgemm_scipy(a_ptr, a_ind, a_val, b_ptr, b_cols, b_vals, semiring, A.dtype,
-                             B.dtype)
-        rows, cols, vals = fast or spgemm(a_ptr, a_ind, a_val, b_ptr, b_cols, b_vals, semiring,
-                                          a_row_offset=A._row_lo, inner_offset=A._col_lo)
-        vals = vals.astype(out_type.np_type, copy=False)
+        if grid.nprocs == 1:
+            # B's block is the whole of B, already CSR over A's columns.
+            b_ptr, b_cols, b_vals = B._block.csr
+        else:
+            inner = b_rows - A._col_lo
+            order = np.lexsort((b_cols, inner))
+            inner, b_cols, b_vals = inner[order], b_cols[order], b_vals[order]
+            b_ptr = np.zeros(A._block.ncols + 1, dtype=np.int64)
+            np.cumsum(np.bincount(inner, minlength=A._block.ncols), out=b_ptr[1:])
+        # With one grid column the local product is this rank's whole block of C: the mask
+        # goes into it, and nothing is left to fold.
+        local_mask = None
+        if mask is not None and grid.ncols == 1:
+            local_mask = BlockMask(mask.parent._block, mask.structure, mask.complement)
+        product = backends.get().spgemm(
+            A._block, (b_ptr, b_cols, b_vals, B.ncols), semiring, A.dtype, B.dtype,
+            a_row_offset=A._row_lo, inner_offset=A._col_lo, mask=local_mask)
+        rows, cols = product.rows, product.cols
+        vals = product.values.astype(out_type.np_type, copy=False)
+        if grid.ncols == 1:
+            result = product.with_values(vals)
     except Exception as exc:  # raised after the collectives below, agreed by the caller
         failure = exc
         rows, cols = np.empty(0, np.int64), np.empty(0, np.int64)
         vals = np.empty(0, out_type.np_type)
 
+    if grid.ncols > 1:
+        keys, vals = _fold_mxm(grid, A, B, semiring, rows, cols, vals)
+        result = keys, vals.astype(out_type.np_type, copy=False)
+    if failure is not None:
+        raise failure
+    if _tracers:
+        after = _count_bytes()
+        _emit({"op": "mxm", "semiring": semiring.name, "direction": "push",
+               "b_nvals": B.nvals, "bytes": {g: after[g] - before[g] for g in after},
+               "seconds": time.perf_counter() - start})
+    return result
+
+
+def _fold_mxm(grid, A, B, semiring, rows, cols, vals):
+    """Collective along ``row_comm``. Partial products to the owners of their columns, merged
+    with the monoid there: this rank's block of C as sorted (keys, values)."""
     n_out_cols = B.ncols
     members = grid.owner(n_out_cols, cols) // grid.nrows
     col_lo, col_hi = grid.col_block(n_out_cols)
@@ -297,15 +290,7 @@ def mxm_compute(A, B, semiring, out_type, opts):
         sorted_arr = arr[order]
         parts.append(np.concatenate(grid.row_comm.alltoallv(
             [sorted_arr[bounds[m]:bounds[m + 1]] for m in range(grid.ncols)])))
-    if failure is not None:
-        raise failure
     rows, cols, vals = parts
     keys, vals = reduce_scattered(rows * (col_hi - col_lo) + (cols - col_lo), vals,
                                   semiring.monoid, A._block.nrows * (col_hi - col_lo))
-    if _tracers:
-        after = _count_bytes()
-        _emit({"op": "mxm", "semiring": semiring.name, "direction": "push",
-               "b_nvals": B.nvals, "bytes": {g: after[g] - before[g] for g in after},
-               "seconds": time.perf_counter() - start})
-    return keys, vals.astype(out_type.np_type, copy=False)
-
+    return keys, vals

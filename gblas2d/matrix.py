@@ -21,7 +21,7 @@ from ._expr import (
     check_domain,
     ewise_input_types,
 )
-from ._kernels import reduce_sorted, sorted_isin, sorted_union
+from ._kernels import reduce_sorted
 from ._piece import Piece
 from .exceptions import (
     DimensionMismatch,
@@ -314,45 +314,19 @@ class Matrix:
         failure, block = None, None
         try:
             result = other._compute(mask, opts)
-            if isinstance(result, Block) and accum is None and mask is None:
+            if isinstance(result, Block) and accum is None and (mask is None or (
+                    result.within_mask and (replace or self._nvals == 0))):
                 # A whole new block replaces the old one: installed as it is, arrays and all.
                 block = result
             else:
-                t_keys, t_vals = (result.keys(), result.values) if isinstance(result, Block) \
-                    else result
-                b = self._block
-                block = Block.from_keys(b.nrows, b.ncols,
-                                        *self._merge(t_keys, t_vals, mask, accum, replace))
+                t = result if isinstance(result, Block) else \
+                    Block.from_keys(self._block.nrows, self._block.ncols, *result)
+                block = backends.get().write_block(
+                    self._block, t, None if mask is None else mask.block_mask(), accum, replace,
+                    self.dtype.np_type)
         except Exception as exc:  # agreed in _install
             failure = exc
         self._install(block, failure)
-
-    def _merge(self, t_keys, t_vals, mask, accum, replace):
-        """Local GraphBLAS write on sorted keys: Z = accum(C, T) or T; C<M, replace> = Z."""
-        b = self._block
-        c_keys, c_vals = b.keys(), b.values
-        if accum is None:
-            z_keys, z_vals = t_keys, t_vals.astype(self.dtype.np_type, copy=False)
-        else:
-            z_keys = sorted_union(c_keys, t_keys)
-            z_vals = np.zeros(len(z_keys), dtype=self.dtype.np_type)
-            in_c = np.searchsorted(z_keys, c_keys)
-            in_t = np.searchsorted(z_keys, t_keys)
-            z_vals[in_c] = c_vals
-            z_vals[in_t] = t_vals
-            both_c = sorted_isin(c_keys, t_keys)
-            both_t = sorted_isin(t_keys, c_keys)
-            z_vals[in_c[both_c]] = accum.evaluate(c_vals[both_c], t_vals[both_t])
-        if mask is None:
-            return z_keys, z_vals
-        z_keep = mask.matrix_allows(z_keys)
-        keys, vals = z_keys[z_keep], z_vals[z_keep]
-        if not replace:
-            c_keep = ~mask.matrix_allows(c_keys)
-            keys = np.concatenate([keys, c_keys[c_keep]])
-            vals = np.concatenate([vals, c_vals[c_keep]])
-            keys, vals = _sort_keys(keys, vals, stable=False)
-        return keys, vals
 
     def _identity_expr(self):
         # Blocks never change, so the expression holds this one, not a copy of its arrays.
@@ -610,7 +584,7 @@ class Matrix:
         out_type = check_domain(sr, self.dtype, other.dtype)
 
         def compute(mask, opts):
-            return _products.mxm_compute(a, other, sr, out_type, opts)
+            return _products.mxm_compute(a, other, sr, out_type, mask, opts)
 
         def rebind(new_op):
             return a.mxm(other, new_op)

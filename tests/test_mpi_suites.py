@@ -1,5 +1,6 @@
-"""Run the engine, algorithm and I/O suites under ``mpiexec -n P`` (grids 1x2, 2x2, 2x3), each
-under a timeout.
+"""Run the engine, algorithm and I/O suites under ``mpiexec -n P`` (grids 1x2, 2x1, 2x2, 2x3),
+each under a timeout. 2x1 is the grid where a product's blocks hold whole rows, so mxm pushes
+the mask into the local kernel.
 
 A deadlock is a failure, not a hang: the subprocess is killed at the timeout. Each rank runs the
 same pytest session; the distributed tests agree on their verdicts, so every rank passes or
@@ -29,7 +30,7 @@ def mpiexec():
 
 
 @pytest.mark.mpi
-@pytest.mark.parametrize("nprocs,grid", [(2, "1x2"), (4, "2x2"), (6, "2x3")])
+@pytest.mark.parametrize("nprocs,grid", [(2, "1x2"), (2, "2x1"), (4, "2x2"), (6, "2x3")])
 def test_engine_under_mpiexec(nprocs, grid):
     env = dict(os.environ, GBLAS2D_TEST_MPI="1", GBLAS2D_GRID=grid, PYTHONHASHSEED="0",
                OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")

@@ -7,8 +7,15 @@ on one block and one vector segment, arrays in and arrays out, and never communi
     the local masked product of ``_products.mxv_compute``; returns sorted output positions and
     their values.
 ``ewise_block(a, b, binop, kind, in_types, out_type, defaults)``
-    an element-wise op of two blocks ("mult", "add" or "union"); returns sorted keys
-    (row * ncols + col) and values.
+    an element-wise op of two blocks ("mult", "add" or "union"); returns a Block, or sorted
+    keys (row * ncols + col) and values.
+``spgemm(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask)``
+    the local product of block ``a`` and the CSR ``b = (ptr, cols, values, ncols)`` of B's rows
+    over ``a``'s columns, as a Block; ``mask`` (a ``BlockMask`` aligned with the output, or
+    None) may be taken into the product, which the result's ``within_mask`` then says.
+``write_block(c, t, mask, accum, replace, dtype)``
+    GraphBLAS's write ``C<M, replace> = accum(C, T)`` of block ``t`` into block ``c``, as a new
+    Block of ``dtype`` (``mask`` a ``BlockMask`` or None).
 ``transpose_block(block)``
     the transpose of a block that is the whole matrix (one rank), as a new ``Block``.
 ``SCIPY_DENSE_PULL``

@@ -21,14 +21,16 @@ import numpy as np
 
 from .._block import Block
 from .._kernels import ewise_block as numpy_ewise_block
+from .._kernels import spgemm_block as numpy_spgemm
 from .._kernels import spmv as numpy_spmv
 from .._kernels import transpose_block as numpy_transpose_block
+from .._kernels import write_block as numpy_write_block
 from ..semirings import binary as builtin_binary
 from ..semirings import semiring as builtin_semirings
 from . import threads_per_rank
 
-__all__ = ["SCIPY_DENSE_PULL", "SMALL_PUSH", "ewise_block", "small_push_in_numpy", "spmv",
-           "supports", "transpose_block"]
+__all__ = ["SCIPY_DENSE_PULL", "SMALL_PUSH", "ewise_block", "small_push_in_numpy", "spgemm",
+           "spmv", "supports", "transpose_block", "write_block"]
 
 
 # Passed with every call (a descriptor option), so python-graphblas's own setting, which a
@@ -175,6 +177,52 @@ def transpose_block(block):
     out = _block_of(by_cols, keep=True)
     out.derived["suitesparse"] = {"rows": by_cols, "cols": _matrix(block, "rows")}
     return out
+
+
+def spgemm(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask=None):
+    """The local product as a Block (the interface of ``backends``), with the output's mask
+    taken in, so masked-out entries are never computed (SuiteSparse's masked saxpy)."""
+    b_ptr, b_cols, b_vals, b_ncols = b
+    if not supports(semiring) or semiring.binaryop.index_aware or not a.nvals or \
+            not len(b_cols) or not (_native(a.values.dtype) and _native(b_vals.dtype)):
+        return numpy_spgemm(a, b, semiring, a_dtype, b_dtype, a_row_offset=a_row_offset,
+                            inner_offset=inner_offset, mask=mask)
+    gb_b = grb.Matrix.ss.import_csr(nrows=a.ncols, ncols=b_ncols, indptr=b_ptr,
+                                    col_indices=b_cols, values=b_vals, sorted_cols=True)
+    expr = _matrix(a, "rows").mxm(gb_b, _grb_semiring(semiring))
+    if mask is None:
+        out = expr.new(nthreads=_THREADS)
+    else:
+        on = _matrix(mask.block, "rows") if mask.block.nvals else None
+        out = grb.Matrix(expr.dtype, a.nrows, b_ncols)
+        if on is None:
+            # An empty mask allows nothing, or everything when complemented.
+            if mask.complement:
+                out(nthreads=_THREADS) << expr
+        else:
+            m = on.S if mask.structure else on.V
+            out(mask=~m if mask.complement else m, nthreads=_THREADS) << expr
+    block = _block_of(out, keep=False)
+    block.within_mask = mask is not None
+    return block
+
+
+def write_block(c, t, mask, accum, replace, dtype):
+    """GraphBLAS's write on blocks (the interface of ``backends``), by SuiteSparse on a copy of
+    C when the types match and any accumulator is builtin."""
+    plain = accum is None or (getattr(builtin_binary, accum.name, None) is not None and
+                              getattr(builtin_binary, accum.name).func is accum.func and
+                              not accum.index_aware and hasattr(grb.binary, accum.name))
+    if not plain or not c.nvals or not t.nvals or mask is None or not mask.block.nvals or \
+            not (c.values.dtype == t.values.dtype == np.dtype(dtype) and _native(dtype)):
+        return numpy_write_block(c, t, mask, accum, replace, dtype)
+    out = _matrix(c, "rows").dup()
+    on = _matrix(mask.block, "rows")
+    m = on.S if mask.structure else on.V
+    op = None if accum is None else getattr(grb.binary, accum.name)[np.dtype(dtype).name]
+    out(mask=~m if mask.complement else m, accum=op, replace=replace,
+        nthreads=_THREADS) << _matrix(t, "rows")
+    return _block_of(out, keep=False)
 
 
 def ewise_block(a, b, binop, kind, in_types, out_type, defaults):
