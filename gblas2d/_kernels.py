@@ -17,6 +17,7 @@ are its columns (pull reads CSC, push reads CSR).
 import numpy as np
 from scipy.sparse import csr_array
 
+from ._block import Block
 from .semirings.dtypes import lookup_dtype
 
 __all__ = ["ewise_block", "expand_rows", "reduce_sorted", "reduce_by_key", "reduce_scattered",
@@ -187,12 +188,11 @@ def spgemm(a_ptr, a_ind, a_val, b_ptr, b_ind, b_val, semiring, *, a_row_offset, 
                                   (len(a_ptr) - 1) * ncols)
     return keys // ncols, keys % ncols, vals
 
+
 def spgemm_block(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask=None):
     """Local ``C = A (+).(x) B`` as a Block: A a block, B given as CSR ``(ptr, cols, values,
     ncols)`` over A's columns. scipy's compiled product for plus_times/first/second, the
     generic kernel otherwise. ``mask`` is not used here: the caller applies it."""
-    from ._block import Block
-
     a_ptr, a_ind, a_val = a.csr
     b_ptr, b_ind, b_val, b_ncols = b
     fast = _spgemm_scipy(a_ptr, a_ind, a_val, b_ptr, b_ind, b_val, semiring, a_dtype, b_dtype)
@@ -252,8 +252,6 @@ def merge_disjoint(a_keys, a_vals, b_keys, b_vals):
 def write_block(c, t, mask, accum, replace, dtype):
     """GraphBLAS's write ``C<M, replace> = accum(C, T)`` (or ``= T``) on blocks: the new
     Block. ``mask`` is a ``BlockMask`` or None."""
-    from ._block import Block
-
     c_keys, c_vals = c.keys(), c.values
     t_keys, t_vals = t.keys(), t.values
     if accum is None:
@@ -322,6 +320,4 @@ def ewise_block(a, b, binop, kind, in_types, out_type, defaults):
 def transpose_block(block):
     """The transpose of a whole-matrix block: its CSC read as a CSR (arrays shared with the
     CSC, which the block keeps)."""
-    from ._block import Block
-
     return Block(block.ncols, block.nrows, *block.csc)

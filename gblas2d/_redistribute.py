@@ -12,10 +12,13 @@ from ._kernels import run_starts
 __all__ = ["fetch", "reduce_duplicates", "to_owners"]
 
 
-def _split(owners, nprocs, *arrays):
-    order = np.argsort(owners, kind="stable")
-    bounds = np.searchsorted(owners[order], np.arange(nprocs + 1))
-    return [[a[order][bounds[k]:bounds[k + 1]] for k in range(nprocs)] for a in arrays]
+def _by_owner(owners, nprocs):
+    """The order that groups entries by owner (stable), and how many go to each owner."""
+    # numpy's stable sort of 16-bit integers is a radix sort: O(n), where int64 keys take a
+    # merge sort, about twice the time on millions of entries.
+    small = owners.astype(np.int16, copy=False) if nprocs < 2 ** 15 else owners
+    order = np.argsort(small, kind="stable")
+    return order, np.bincount(small, minlength=nprocs)
 
 
 def to_owners(grid, owners, *arrays):
@@ -24,11 +27,9 @@ def to_owners(grid, owners, *arrays):
     comm = grid.comm
     if comm.size == 1:
         return arrays if len(arrays) > 1 else arrays[0]
-    out = []
-    for parts in _split(np.asarray(owners, dtype=np.int64), comm.size, *arrays):
-        received = comm.alltoallv([np.ascontiguousarray(p) for p in parts])
-        out.append(np.concatenate(received))
-    return tuple(out) if len(out) > 1 else out[0]
+    order, counts = _by_owner(np.asarray(owners), comm.size)
+    out = tuple(comm.exchange(np.asarray(a)[order], counts)[0] for a in arrays)
+    return out if len(out) > 1 else out[0]
 
 
 def fetch(grid, size, targets, lo, piece):
@@ -42,17 +43,13 @@ def fetch(grid, size, targets, lo, piece):
     comm = grid.comm
     if comm.size == 1:
         return piece.lookup(targets - lo)
-    owners = grid.owner(size, targets)
-    order = np.argsort(owners, kind="stable")
-    bounds = np.searchsorted(owners[order], np.arange(comm.size + 1))
-    asks = [targets[order][bounds[k]:bounds[k + 1]] for k in range(comm.size)]
-    answers = [piece.lookup(r - lo) for r in comm.alltoallv(asks)]
-    answers_found = comm.alltoallv([found for found, _ in answers])
-    answers_vals = comm.alltoallv([vals for _, vals in answers])
+    order, counts = _by_owner(grid.owner(size, targets), comm.size)
+    asked, asked_counts = comm.exchange(targets[order], counts)
+    answer_found, answer_vals = piece.lookup(asked - lo)
     found = np.empty(len(targets), dtype=bool)
     vals = np.empty(len(targets), dtype=piece.dtype)
-    found[order] = np.concatenate(answers_found)
-    vals[order] = np.concatenate(answers_vals)
+    found[order] = comm.exchange(answer_found, asked_counts)[0]
+    vals[order] = comm.exchange(answer_vals, asked_counts)[0]
     return found, vals
 
 

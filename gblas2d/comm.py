@@ -143,26 +143,39 @@ class Comm:
         """Send ``arrays[k]`` to member k; return the list received from each member."""
         if self.size == 1:
             return list(arrays)
+        flat = [np.ascontiguousarray(a).reshape(-1) for a in arrays]
+        counts = np.array([len(a) for a in flat], dtype=np.int64)
+        out, recv_counts = self.exchange(np.concatenate(flat).astype(flat[0].dtype, copy=False),
+                                         counts)
+        bounds = np.zeros(self.size + 1, dtype=np.int64)
+        np.cumsum(recv_counts, out=bounds[1:])
+        return [out[bounds[k]:bounds[k + 1]] for k in range(self.size)]
+
+    def exchange(self, send, counts):
+        """Send the consecutive runs of the 1-D array ``send``, ``counts[k]`` elements to member
+        k; return what arrived, in member order, and how many elements came from each member.
+        The runs go out of and come into single buffers, with no copy per member."""
+        if self.size == 1:
+            return send, np.asarray(counts, dtype=np.int64)
         start = time.perf_counter()
-        dtype = arrays[0].dtype
-        parts = [_as_bytes(a) for a in arrays]
-        send_counts = np.array([p.size for p in parts], dtype=np.int64)
+        send = np.ascontiguousarray(send)
+        itemsize = send.dtype.itemsize
+        send_counts = np.asarray(counts, dtype=np.int64) * itemsize
         recv_counts = np.empty(self.size, dtype=np.int64)
         self.mpi.Alltoall(send_counts, recv_counts)
-        send = np.concatenate(parts) if parts else np.empty(0, np.uint8)
         send_displs = np.zeros(self.size, dtype=np.int64)
         np.cumsum(send_counts[:-1], out=send_displs[1:])
         recv_displs = np.zeros(self.size, dtype=np.int64)
         np.cumsum(recv_counts[:-1], out=recv_displs[1:])
-        out = np.empty(int(recv_counts.sum()), dtype=np.uint8)
-        self.mpi.Alltoallv([send, send_counts, send_displs, _mpi_byte()],
-                           [out, recv_counts, recv_displs, _mpi_byte()])
+        out = np.empty(int(recv_counts.sum()) // itemsize, dtype=send.dtype)
+        self.mpi.Alltoallv([send.view(np.uint8), send_counts, send_displs, _mpi_byte()],
+                           [out.view(np.uint8), recv_counts, recv_displs, _mpi_byte()])
         me = self.rank
         sent = send_counts.sum() - send_counts[me]
         received = recv_counts.sum() - recv_counts[me]
         messages = np.count_nonzero(send_counts) - (send_counts[me] > 0)
         self._record("alltoallv", sent, received, messages, start)
-        return [out[d:d + c].view(dtype) for d, c in zip(recv_displs, recv_counts, strict=True)]
+        return out, recv_counts // itemsize
 
     def sendrecv(self, array, dest, source):
         """Send ``array`` to ``dest`` and receive one array from ``source`` (a permutation)."""

@@ -593,24 +593,40 @@ class Matrix:
                                 compute, self.grid, rebind=rebind)
 
     def _transpose_entries(self):
-        """Collective. This rank's block of A^T: a Block, or sorted (keys, values).
+        """Collective. This rank's block of A^T, a Block.
 
         Entries leave in column-major (CSC) order, which is row-major for A^T, so what arrives
-        from each rank is already sorted and the stable sort only merges those runs."""
+        from each rank is already sorted; on a 1 x C grid the sources hold disjoint row ranges
+        of A^T and their concatenation is the CSR as it stands."""
         b = self._block
-        if self.grid.nprocs == 1:
+        grid = self.grid
+        if grid.nprocs == 1:
             # The block is the whole matrix and its CSC is A^T's CSR.
             return backends.get().transpose_block(b)
         ptr, r, v = b.csc
-        c = np.repeat(np.arange(b.ncols, dtype=np.int64), np.diff(ptr)) + self._col_lo
-        r = r + self._row_lo
-        owners = self.grid.entry_owner(self._ncols, self._nrows, c, r)
+        c_local = np.repeat(np.arange(b.ncols, dtype=np.int64), np.diff(ptr))
+        # The owner of A^T's entry (c, r): a grid row from c, a grid column from r. Every column
+        # c of this block has one grid row, so it is found per column, not per entry; r meets
+        # only the few column blocks its row block spans.
+        t_rows = self._col_lo + np.arange(b.ncols, dtype=np.int64)
+        grid_row = (grid.owner(self._ncols, t_rows) // grid.ncols).astype(np.int16)
+        col_bounds = [grid.col_block(self._nrows, j)[0] for j in range(1, grid.ncols)]
+        grid_col = np.searchsorted(np.array(col_bounds, dtype=np.int64) - self._row_lo, r,
+                                   side="right").astype(np.int16)
+        owners = np.repeat(grid_row * np.int16(grid.ncols), np.diff(ptr)) + grid_col
         # One global key per entry travels instead of a row and a column: a third less volume.
-        keys, vals = redist.to_owners(self.grid, owners, c * self._nrows + r, v)
+        keys, vals = redist.to_owners(grid, owners, (c_local + self._col_lo) * self._nrows +
+                                      r + self._row_lo, v)
+        lo_r, hi_r = grid.row_block(self._ncols)
+        lo_c, hi_c = grid.col_block(self._nrows)
+        if len(keys) > 1 and not (keys[1:] > keys[:-1]).all():
+            keys, vals = _sort_keys(keys, vals)
         rows, cols = np.divmod(keys, self._nrows)
-        lo_r, hi_r = self.grid.row_block(self._ncols)
-        lo_c, hi_c = self.grid.col_block(self._nrows)
-        return _sort_keys((rows - lo_r) * (hi_c - lo_c) + (cols - lo_c), vals)
+        rows -= lo_r
+        cols -= lo_c
+        t_ptr = np.zeros(hi_r - lo_r + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=hi_r - lo_r), out=t_ptr[1:])
+        return Block(hi_r - lo_r, hi_c - lo_c, t_ptr, cols, vals, rows=rows)
 
 
 def _sort_keys(keys, vals, *, stable=True):

@@ -33,9 +33,14 @@ __all__ = ["SCIPY_DENSE_PULL", "SMALL_PUSH", "ewise_block", "small_push_in_numpy
            "spmv", "supports", "transpose_block", "write_block"]
 
 
-# Passed with every call (a descriptor option), so python-graphblas's own setting, which a
-# script may use beside gblas2d, is left alone.
+# Passed with every call (a descriptor option). python-graphblas's own setting, which a script
+# may use beside gblas2d, is left alone at one rank per node; with several, it is lowered to
+# this rank's share, because imports, exports and the deferred work an export finishes take
+# no thread option and would put cores x ranks threads on the cores (BFS, R-MAT 18, 2 ranks
+# on 2 cores: 0.076 s with the default, 0.025 s with it lowered).
 _THREADS = threads_per_rank()
+if _THREADS < grb.ss.config["nthreads"]:
+    grb.ss.config["nthreads"] = _THREADS
 
 # scipy's CSR product beats SuiteSparse on one thread for an unmasked plus_times/first/second
 # over a full vector (R-MAT 18: 10.1 against 13.0 ms); with two threads SuiteSparse wins (7.7).
