@@ -38,9 +38,11 @@ class Block:
     @classmethod
     def from_keys(cls, nrows, ncols, keys, values):
         """From sorted unique keys ``row * ncols + col``."""
-        rows, cols = np.divmod(keys, max(ncols, 1))
+        # The rows are counted and let go before the columns exist: one array of the entries'
+        # size at a time next to the keys (a build's high-water mark).
         ptr = np.zeros(nrows + 1, dtype=np.int64)
-        np.cumsum(np.bincount(rows, minlength=nrows), out=ptr[1:])
+        np.cumsum(np.bincount(keys // max(ncols, 1), minlength=nrows), out=ptr[1:])
+        cols = keys % max(ncols, 1)
         # The rows are not kept: most blocks are only ever read as CSR.
         return cls(nrows, ncols, ptr, cols, values)
 

@@ -21,7 +21,7 @@ from ._expr import (
     check_domain,
     ewise_input_types,
 )
-from ._kernels import reduce_sorted
+from ._kernels import reduce_sorted, run_starts
 from ._piece import Piece
 from .exceptions import (
     DimensionMismatch,
@@ -174,13 +174,18 @@ class Matrix:
         keys += columns
         keys -= out._row_lo * out._block.ncols + out._col_lo
         rows = columns = None
-        out._set_from_entries(keys, values, dup_op)
+        entries = [keys, values]
+        keys = values = None
+        out._set_from_entries(entries, dup_op)
         return out
 
-    def _set_from_entries(self, keys, values, dup_op):
-        """Collective. Fill the block from local entry keys (row * ncols + col), combining
-        duplicates."""
-        failure = None
+    def _set_from_entries(self, entries, dup_op):
+        """Collective. Fill the block from local entry keys (row * ncols + col) and values,
+        combining duplicates. ``entries`` is a list [keys, values] that this method empties,
+        so that each array is freed as soon as its successor exists."""
+        keys, values = entries
+        entries.clear()
+        failure, block = None, None
         try:
             dup = None if dup_op is None else as_op(dup_op, "binary")
             # Only a non-commutative dup_op (first, second, minus) needs duplicates kept in
@@ -190,17 +195,19 @@ class Matrix:
             if len(keys) > 1 and (keys[1:] == keys[:-1]).any():
                 if dup is None:
                     raise InvalidValue("Duplicate indices found; give dup_op to combine them")
-                keys, values = reduce_sorted(keys, values, dup.monoid or _FirstOnlyMonoid(dup))
-        except Exception as exc:  # agreed in _commit
+                if values.strides == (0,) and _keeps(dup, values[:1]):
+                    # One value broadcast (a pattern) whose repeats combine to itself: the
+                    # unique keys keep it, with no array of values built and reduced.
+                    keys = keys[run_starts(keys)]
+                    values = np.broadcast_to(values[:1], keys.shape)
+                else:
+                    keys, values = reduce_sorted(keys, values,
+                                                 dup.monoid or _FirstOnlyMonoid(dup))
+            block = Block.from_keys(self._block.nrows, self._block.ncols, keys, values)
+        except Exception as exc:  # agreed in _install
             failure = exc
-        self._commit(keys, values, failure)
-
-    def _commit(self, keys, values, failure):
-        """Collective. Install new block entries; raise the same error everywhere on failure."""
-        block = None
-        if failure is None:
-            b = self._block
-            block = Block.from_keys(b.nrows, b.ncols, keys, values)
+        # The keys go before _install makes the values a whole array (the build's peak).
+        keys = values = None
         self._install(block, failure)
 
     def _install(self, block, failure):
@@ -627,6 +634,13 @@ class Matrix:
         t_ptr = np.zeros(hi_r - lo_r + 1, dtype=np.int64)
         np.cumsum(np.bincount(rows, minlength=hi_r - lo_r), out=t_ptr[1:])
         return Block(hi_r - lo_r, hi_c - lo_c, t_ptr, cols, vals, rows=rows)
+
+
+def _keeps(op, value):
+    """Whether ``op(v, v) == v`` for the one-element array ``value``: then any run of repeats
+    of v combines to v (min, max, any, first, ... but not plus)."""
+    with np.errstate(all="ignore"):
+        return bool(np.all(op.evaluate(value, value) == value))
 
 
 def _sort_keys(keys, vals, *, stable=True):
