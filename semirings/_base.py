@@ -20,12 +20,13 @@ _probed = {}
 def _probe_type(func, *types):
     """The dtype ``func`` returns for inputs of ``types`` (run once on tiny arrays of ones, then
     remembered: every evaluate asks)."""
-    key = (func, *(lookup_dtype(t).name for t in types))
-    if key not in _probed:
-        args = [np.ones(1, dtype=lookup_dtype(t).np_type) for t in types]
+    key = (func, *(lookup_dtype(t) for t in types))
+    found = _probed.get(key)
+    if found is None:
+        args = [np.ones(1, dtype=t.np_type) for t in key[1:]]
         with np.errstate(all="ignore"):
-            _probed[key] = lookup_dtype(np.asarray(func(*args)).dtype)
-    return _probed[key]
+            found = _probed[key] = lookup_dtype(np.asarray(func(*args)).dtype)
+    return found
 
 
 class Operator:

@@ -63,6 +63,10 @@ def lookup_dtype(obj):
     """Return the DataType for ``obj``; raise ValueError for a type gblas2d does not hold."""
     if isinstance(obj, DataType):
         return obj
+    # Every operation asks several times with a numpy dtype: one dict lookup answers.
+    known = _BY_NUMPY.get(obj) if isinstance(obj, np.dtype) else None
+    if known is not None:
+        return known
     if isinstance(obj, str) and obj.upper() in _BY_NAME:
         return _BY_NAME[obj.upper()]
     try:
@@ -74,6 +78,13 @@ def lookup_dtype(obj):
     return _BY_NUMPY[np_type]
 
 
+_UNIFIED = {}
+
+
 def unify(a, b):
     """The type two operands are cast to before a binary op (numpy promotion, as GraphBLAS)."""
-    return lookup_dtype(np.promote_types(lookup_dtype(a).np_type, lookup_dtype(b).np_type))
+    a, b = lookup_dtype(a), lookup_dtype(b)
+    t = _UNIFIED.get((a, b))
+    if t is None:
+        t = _UNIFIED[a, b] = lookup_dtype(np.promote_types(a.np_type, b.np_type))
+    return t
