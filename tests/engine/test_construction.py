@@ -154,6 +154,30 @@ def test_matrix_dup_op_combines_duplicates_across_ranks(op, ufunc):
         assert va.tolist() == [dense[k] for k in keys]
 
 
+@pytest.mark.parametrize("value,op,ufunc", [
+    (1.0, binary.min, np.fmin), (1.0, binary.plus, np.add), (2.0, "times", np.multiply),
+    (3.0, binary.minus, np.subtract), (np.nan, binary.min, np.fmin), (5, binary.max, np.fmax)])
+def test_matrix_dup_op_on_one_broadcast_value(value, op, ufunc):
+    # A scalar value stands for every entry; its repeats combine like any other values, left
+    # to right (min keeps it, plus adds it up), the path the pattern generators take.
+    r = np.array([0, 2, 0, 2, 0, 1])
+    c = np.array([1, 3, 1, 3, 1, 1])
+    s = my_share(len(r))
+    A = gb.Matrix.from_coo(r[s], c[s], value, nrows=4, ncols=4, dup_op=op, distributed=True)
+    ra, ca, va = A.to_coo()
+    keys = [(0, 1), (1, 1), (2, 3)]
+    assert list(zip(ra.tolist(), ca.tolist(), strict=True)) == keys
+    copies = {(0, 1): 3, (1, 1): 1, (2, 3): 2}
+    expected = []
+    for k in keys:
+        x = value
+        for _ in range(copies[k] - 1):
+            x = ufunc(x, value)
+        expected.append(x)
+    np.testing.assert_array_equal(va, expected)
+    assert va.strides == (va.itemsize,)
+
+
 @pytest.mark.parametrize("op,ufunc", [(binary.plus, np.add), (binary.min, np.minimum)])
 def test_vector_dup_op_combines_duplicates_across_ranks(op, ufunc):
     size = 40
