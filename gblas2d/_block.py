@@ -55,7 +55,18 @@ class Block:
         """A new block of the entries where ``keep`` is True."""
         pos = np.flatnonzero(keep)
         return Block(self.nrows, self.ncols, np.searchsorted(pos, self.ptr), self.cols[pos],
-                     self.values[pos])
+                     self.values_at(pos))
+
+    @property
+    def is_iso(self):
+        """Whether one value stands for every entry (a broadcast array, no array of values)."""
+        return self.values.strides == (0,)
+
+    def values_at(self, pos):
+        """The values of the entries at ``pos``, still one broadcast value for an iso block."""
+        if self.is_iso:
+            return np.broadcast_to(self.values[:1], (len(pos),))
+        return self.values[pos]
 
     @property
     def nvals(self):
@@ -104,7 +115,7 @@ class Block:
             order = csc.data
             # The rows in column order, without keeping the row of every entry on the block.
             rows = self._rows if self._rows is not None else self._expand_rows()
-            self._csc = (csc.indptr.astype(np.int64), rows[order], self.values[order])
+            self._csc = (csc.indptr.astype(np.int64), rows[order], self.values_at(order))
         return self._csc
 
     def scipy_csr(self, orient="mxv"):
@@ -116,7 +127,8 @@ class Block:
 
             ptr, ind, val = self.csr if orient == "mxv" else self.csc
             shape = (self.nrows, self.ncols) if orient == "mxv" else (self.ncols, self.nrows)
-            self._scipy[orient] = csr_array((val, ind, ptr), shape=shape)
+            # scipy's kernels take contiguous data: an iso block's value is spread out here.
+            self._scipy[orient] = csr_array((np.ascontiguousarray(val), ind, ptr), shape=shape)
         return self._scipy[orient]
 
     def scipy_pattern(self, orient, dtype=np.int32):

@@ -105,7 +105,9 @@ class Matrix:
                f"nvals={self._nvals}, dtype={self.dtype}>"
 
     def local_block(self):
-        """(first global row, first global column, local rows, local cols, values); no copy."""
+        """(first global row, first global column, local rows, local cols, values); no copy.
+        A matrix whose entries share one value (a pattern) holds it once: its values are then
+        a read-only broadcast array."""
         b = self._block
         return self._row_lo, self._col_lo, b.rows, b.cols, b.values
 
@@ -217,7 +219,13 @@ class Matrix:
             np.array([local, failure is not None], dtype=np.int64))
         if failed:
             self.grid.comm.agree(failure)
-        values = np.ascontiguousarray(block.values, dtype=self.dtype.np_type)
+        dtype = self.dtype.np_type
+        if block.is_iso:
+            # One value for every entry (a pattern) stays one value: 8 bytes an entry saved.
+            values = block.values if block.values.dtype == dtype else np.broadcast_to(
+                block.values[:1].astype(dtype), block.values.shape)
+        else:
+            values = np.ascontiguousarray(block.values, dtype=dtype)
         self._block = block if values is block.values else block.with_values(values)
         self._nvals = int(total)
 

@@ -97,7 +97,7 @@ def _matrix(block, by):
             cache[by] = _matrix(block, "rows").T.new(nthreads=_THREADS)
         else:
             # A pattern graph (every value the same) is imported iso: one value, no array.
-            iso = bool(np.all(block.values == block.values[0]))
+            iso = block.is_iso or bool(np.all(block.values == block.values[0]))
             ptr, ind, val = block.csr
             cache[by] = grb.Matrix.ss.import_csr(nrows=block.nrows, ncols=block.ncols,
                                                  indptr=ptr, col_indices=ind,
@@ -164,7 +164,7 @@ def _block_of(matrix, *, keep):
     cols = out["col_indices"].view(np.int64)
     vals = out["values"]
     if out.get("is_iso"):
-        vals = np.full(len(cols), vals[0], dtype=vals.dtype)
+        vals = np.broadcast_to(vals[:1], (len(cols),))
     return Block(nrows, ncols, ptr, cols, vals)
 
 
