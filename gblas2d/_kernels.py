@@ -22,7 +22,7 @@ from .semirings.dtypes import lookup_dtype
 
 __all__ = ["ewise_block", "expand_rows", "reduce_sorted", "reduce_by_key", "reduce_scattered",
            "merge_disjoint", "run_starts", "sorted_isin", "sorted_union", "spgemm", "spgemm_block",
-           "spmv", "transpose_block", "write_block"]
+           "select_values", "spmv", "transpose_block", "write_block"]
 
 
 def expand_rows(indptr, rows):
@@ -315,6 +315,12 @@ def ewise_block(a, b, binop, kind, in_types, out_type, defaults):
     keep = np.ones(len(keys), dtype=bool)
     keep[first + 1] = False
     return keys[keep], out_vals[order[keep]]
+
+
+def select_values(block, op, thunk):
+    """The block's entries whose value passes the select ``op`` (one that reads no
+    positions) with ``thunk``."""
+    return block.select(op.evaluate(block.values, None, None, thunk).astype(bool, copy=False))
 
 
 def transpose_block(block):

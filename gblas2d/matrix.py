@@ -468,8 +468,9 @@ class Matrix:
 
         def compute(mask, opts):
             b = a._block
-            r, c = (b.rows + a._row_lo, b.cols + a._col_lo) if op.reads_positions else \
-                (None, None)
+            if not op.reads_positions:
+                return backends.get().select_values(b, op, thunk)
+            r, c = b.rows + a._row_lo, b.cols + a._col_lo
             return b.select(op.evaluate(b.values, r, c, thunk).astype(bool, copy=False))
 
         return MatrixExpression("select", (self, op), self.dtype, self._nrows, self._ncols,

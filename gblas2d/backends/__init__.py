@@ -16,6 +16,9 @@ on one block and one vector segment, arrays in and arrays out, and never communi
 ``write_block(c, t, mask, accum, replace, dtype)``
     GraphBLAS's write ``C<M, replace> = accum(C, T)`` of block ``t`` into block ``c``, as a new
     Block of ``dtype`` (``mask`` a ``BlockMask`` or None).
+``select_values(block, op, thunk)``
+    the entries of a block whose value passes a select op that reads no positions, as a new
+    Block.
 ``transpose_block(block)``
     the transpose of a block that is the whole matrix (one rank), as a new ``Block``.
 ``SCIPY_DENSE_PULL``
