@@ -15,7 +15,8 @@ import numpy as np
 
 from ._kernels import run_starts
 
-__all__ = ["choose_format", "fold_segment", "gather_bitmap", "gather_segment", "merge_parts"]
+__all__ = ["choose_format", "fold_segment", "gather_bitmap", "gather_segment", "merge_parts",
+           "segment_is_local"]
 
 _SPARSE, _DENSE = 0, 1
 _HEADER = 16
@@ -124,6 +125,12 @@ def _segment_pieces(grid, axis):
     return [grid.mycol * r + t for t in range(r)]
 
 
+def segment_is_local(grid, axis):
+    """Whether this rank's row ("row") or column ("col") segment is its own piece: nothing
+    travels to gather it or to fold into it."""
+    return (grid.nrows if axis == "col" else grid.ncols) == 1
+
+
 def gather_segment(grid, n, idx, vals, dtype, axis, force=None):
     """Collective. Gather this rank's piece of a length-n space into its row or column segment.
 
@@ -132,7 +139,7 @@ def gather_segment(grid, n, idx, vals, dtype, axis, force=None):
     values, and the formats that travelled.
     """
     lo, hi = grid.piece(n)
-    if (grid.nrows if axis == "col" else grid.ncols) == 1:
+    if segment_is_local(grid, axis):
         # The segment is this rank's own piece: nothing travels.
         return lo, idx, np.asarray(vals, dtype=dtype), ["local"]
     msg = encode(idx, vals, hi - lo, dtype, force)
@@ -164,7 +171,7 @@ def fold_segment(grid, n, idx, vals, monoid, dtype, axis, force=None):
     Every piece is combined with ``monoid`` at its owner. Returns ``(idx, vals, formats)`` for
     this rank's own piece.
     """
-    if (grid.nrows if axis == "col" else grid.ncols) == 1:
+    if segment_is_local(grid, axis):
         return idx, np.asarray(vals, dtype=dtype), ["local"]
     pieces = _segment_pieces(grid, axis)
     off = grid.offsets(n)
@@ -201,7 +208,7 @@ def fold_segment(grid, n, idx, vals, monoid, dtype, axis, force=None):
 def gather_bitmap(grid, n, bits, axis):
     """Collective. Gather this rank's piece of a bitmap (packed, n/8 bytes a piece) into its
     row or column segment; returns the segment's bool array."""
-    if (grid.nrows if axis == "col" else grid.ncols) == 1:
+    if segment_is_local(grid, axis):
         return bits
     msg = np.packbits(bits)
     if axis == "col":

@@ -103,10 +103,15 @@ def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
         in_ptr, out_ptr = block.csr[0], block.csc_ptr
     in_len = len(in_ptr) - 1
 
-    local_idx, local_vals = x._piece.entries()
-    _, x_idx, x_vals, in_formats = ex.gather_segment(
-        grid, n_in, local_idx, local_vals, x.dtype.np_type, in_axis, force)
-    x_seg = Piece.from_entries(in_len, x_idx, x_vals)
+    if ex.segment_is_local(grid, in_axis):
+        # x's piece is the whole input segment, as it stands (a bitmap stays one).
+        x_seg, in_formats = x._piece, ["local"]
+        x_idx = x_seg.entries()[0]
+    else:
+        local_idx, local_vals = x._piece.entries()
+        _, x_idx, x_vals, in_formats = ex.gather_segment(
+            grid, n_in, local_idx, local_vals, x.dtype.np_type, in_axis, force)
+        x_seg = Piece.from_entries(in_len, x_idx, x_vals)
 
     local_mask = None if mask is None else mask.local()
     direction = opts.get("direction")
@@ -121,7 +126,7 @@ def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
         direction = "push" if work[0] < work[1] else "pull"
 
     allowed = local_mask
-    if local_mask is not None and (grid.ncols if out_axis == "row" else grid.nrows) > 1:
+    if local_mask is not None and not ex.segment_is_local(grid, out_axis):
         # The output segment spans several pieces. A pull needs the mask there to skip the
         # rows it forbids: gather its packed bitmap. A push leaves it to the owners, which
         # apply it to what the fold brings (O(entries)), not O(n / R) bits a product.
