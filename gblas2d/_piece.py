@@ -79,6 +79,15 @@ class Piece:
             return cls(out.size, values.dtype, idx=idx, vals=values[idx])
         return out
 
+    def compact(self):
+        """This piece as an operand: itself, or its entries as a sparse piece when it is a
+        bitmap with fewer entries than a new piece would hold as one (a stored vector keeps
+        its bitmap down to 1/64 density, but an operand is read faster sparse)."""
+        if self.present is None or _is_dense(self.nvals, self.size, False):
+            return self
+        idx = np.flatnonzero(self.present)
+        return Piece(self.size, self.dtype, idx=idx, vals=self.values[idx])
+
     @property
     def is_bitmap(self):
         return self.present is not None

@@ -104,8 +104,8 @@ def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
     in_len = len(in_ptr) - 1
 
     if ex.segment_is_local(grid, in_axis):
-        # x's piece is the whole input segment, as it stands (a bitmap stays one).
-        x_seg, in_formats = x._piece, ["local"]
+        # x's piece is the whole input segment: no gather, and a dense bitmap is not rebuilt.
+        x_seg, in_formats = x._piece.compact(), ["local"]
         x_idx = x_seg.entries()[0]
     else:
         local_idx, local_vals = x._piece.entries()
