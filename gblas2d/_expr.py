@@ -171,10 +171,13 @@ class VectorExpression(_Expression):
 class MatrixExpression(_Expression):
     """A lazy Matrix result; ``compute(mask, opts)`` returns this rank's local block COO."""
 
-    def __init__(self, method, args, dtype, nrows, ncols, compute, grid, **kw):
+    def __init__(self, method, args, dtype, nrows, ncols, compute, grid, *, symmetric=False,
+                 **kw):
         super().__init__(method, args, dtype, compute, grid, **kw)
         self.nrows = nrows
         self.ncols = ncols
+        # Known to equal its own transpose: a matrix that takes it whole knows it too.
+        self.symmetric = symmetric
 
     @property
     def shape(self):

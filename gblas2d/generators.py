@@ -220,8 +220,11 @@ def _build(n, edges, symmetric, dtype, grid, name):
     # once it has their keys, and they are then freed (a third of the build's peak).
     edges[:] = [src, dst]
     src = dst = None
-    return Matrix.from_coo(edges.pop(0), edges.pop(0), values, dtype=dtype, nrows=n, ncols=n,
-                           dup_op=binary.min, name=name, distributed=True, grid=grid)
+    A = Matrix.from_coo(edges.pop(0), edges.pop(0), values, dtype=dtype, nrows=n, ncols=n,
+                        dup_op=binary.min, name=name, distributed=True, grid=grid)
+    # Each edge and its reverse carry the same weight and meet the same repeats.
+    A._symmetric = symmetric
+    return A
 
 
 def _check_weights(weights):

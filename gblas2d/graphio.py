@@ -26,6 +26,7 @@ import zlib
 import numpy as np
 
 from . import _redistribute as redist
+from ._expr import as_op
 from .exceptions import IndexOutOfBound, InvalidValue, NotImplementedException
 from .grid import default_grid
 from .matrix import Matrix
@@ -296,7 +297,7 @@ def _mm_entries(path, dtype):
             rows, cols, values = _expand(rows, cols, values, head.symmetry)
         out_type = dtype or head.type
         values = values.astype(out_type.np_type, copy=False)
-    return rows, cols, values, (head.nrows, head.ncols, out_type.name)
+    return rows, cols, values, (head.nrows, head.ncols, out_type.name, head.symmetry)
 
 
 def _expand(rows, cols, values, symmetry):
@@ -367,18 +368,21 @@ def mmread(path, *, dtype=None, dup_op=None, name=None, grid=None):
     if dtype is not None:
         dtype = lookup_dtype(dtype)
     read = _on_root(grid, lambda: _mm_entries(path, dtype))
-    nrows, ncols, type_name = grid.comm.bcast_object(read[3] if grid.rank == 0 else None)
+    nrows, ncols, type_name, symmetry = grid.comm.bcast_object(
+        read[3] if grid.rank == 0 else None)
     out_type = lookup_dtype(type_name)
     rows, cols, values = read[:3] if grid.rank == 0 else _empty(out_type)
     try:
-        return Matrix.from_coo(rows, cols, values, dtype=out_type, nrows=nrows, ncols=ncols,
-                               dup_op=dup_op, name=name, distributed=True, grid=grid)
+        A = Matrix.from_coo(rows, cols, values, dtype=out_type, nrows=nrows, ncols=ncols,
+                            dup_op=dup_op, name=name, distributed=True, grid=grid)
     except InvalidValue as exc:
         if dup_op is not None:
             raise
         raise InvalidValue(f"{path}: duplicate entries (a Matrix Market file lists each entry "
                            "once, and one triangle only when symmetric; give dup_op to "
                            "combine them)") from exc
+    A._symmetric = _mirrored_alike(symmetry == "symmetric", dup_op)
+    return A
 
 
 def _one_triangle(path, A, rows, cols, values, symmetry):
@@ -659,9 +663,20 @@ def read_edgelist(path, *, base=0, weighted=None, nrows=None, symmetric=False,
         src, dst = np.concatenate([src, dst[~loop]]), np.concatenate([dst, src[~loop]])
         values = np.concatenate([values, values[~loop]])
     try:
-        return Matrix.from_coo(src, dst, values, dtype=out_type, nrows=n, ncols=n,
-                               dup_op=dup_op, name=name, distributed=True, grid=grid)
+        A = Matrix.from_coo(src, dst, values, dtype=out_type, nrows=n, ncols=n,
+                            dup_op=dup_op, name=name, distributed=True, grid=grid)
     except InvalidValue as exc:
         if dup_op is not None:
             raise
         raise InvalidValue(f"{path}: repeated edges (give dup_op to combine them)") from exc
+    A._symmetric = _mirrored_alike(symmetric, dup_op)
+    return A
+
+
+def _mirrored_alike(symmetric, dup_op):
+    """Whether a matrix built from entries and their mirror images equals its transpose: its
+    repeats, if any, must combine to the same value in any order (not so a float sum)."""
+    if not symmetric or dup_op is None:
+        return bool(symmetric)
+    op = as_op(dup_op, "binary")
+    return op.name in ("min", "max", "lor", "land", "pair") and getattr(binary, op.name) is op

@@ -69,6 +69,9 @@ class Matrix:
         self._block = Block.empty(row_hi - self._row_lo, col_hi - self._col_lo,
                                   self.dtype.np_type)
         self._nvals = 0
+        # Known to equal its transpose (a symmetric generator or Matrix Market file): A^T is
+        # then A's own blocks, with no all-to-all. Every write forgets it.
+        self._symmetric = False
         self.name = name or f"M_{next(_names)}"
 
     # ---- metadata ----
@@ -226,8 +229,11 @@ class Matrix:
                 block.values[:1].astype(dtype), block.values.shape)
         else:
             values = np.ascontiguousarray(block.values, dtype=dtype)
+        # within_mask spoke of the write that made the block, not of writes that copy it.
+        block.within_mask = False
         self._block = block if values is block.values else block.with_values(values)
         self._nvals = int(total)
+        self._symmetric = False
 
     @classmethod
     def from_dense(cls, values, missing_value=None, *, dtype=None, name=None, grid=None):
@@ -250,6 +256,7 @@ class Matrix:
         b = self._block
         self._block = Block.empty(b.nrows, b.ncols, b.values.dtype)
         self._nvals = 0
+        self._symmetric = False
 
     # ---- output ----
     def to_coo(self, dtype=None, *, rows=True, columns=True, values=True, sort=True):
@@ -342,12 +349,14 @@ class Matrix:
         except Exception as exc:  # agreed in _install
             failure = exc
         self._install(block, failure)
+        self._symmetric = other.symmetric and mask is None and accum is None
 
     def _identity_expr(self):
         # Blocks never change, so the expression holds this one, not a copy of its arrays.
         snapshot = self._block
         return MatrixExpression("identity", (self,), self.dtype, self._nrows, self._ncols,
-                                lambda mask, opts: snapshot, self.grid)
+                                lambda mask, opts: snapshot, self.grid,
+                                symmetric=self._symmetric)
 
     def _assign_scalar(self, value, mask, accum, replace):
         """``A(mask) << scalar``: the scalar at every position the (structural) mask allows."""
@@ -388,8 +397,10 @@ class Matrix:
         def rebind(new_op):
             return a._ewise(b, new_op, kind, method, left_default, right_default)
 
+        # op(A, B) at (i, j) and at (j, i) read the same two values when A and B are symmetric.
+        symmetric = self._symmetric and other._symmetric and not binop.index_aware
         return MatrixExpression(method, (self, other), out_type, self._nrows, self._ncols,
-                                compute, self.grid, rebind=rebind)
+                                compute, self.grid, rebind=rebind, symmetric=symmetric)
 
     def ewise_add(self, other, op=monoid.plus):
         """Union: op where both are present, the one present value elsewhere."""
@@ -456,7 +467,8 @@ class Matrix:
             return b.with_values(values_of(b.values, r, c).astype(out_type.np_type, copy=False))
 
         return MatrixExpression("apply", (self, op), out_type, self._nrows, self._ncols,
-                                compute, self.grid)
+                                compute, self.grid, symmetric=self._symmetric and not positional
+                                and not getattr(op, "index_aware", False))
 
     def select(self, op, thunk=None):
         """Keep the entries where the select op (value or position predicate) is True."""
@@ -473,8 +485,10 @@ class Matrix:
             r, c = b.rows + a._row_lo, b.cols + a._col_lo
             return b.select(op.evaluate(b.values, r, c, thunk).astype(bool, copy=False))
 
+        # A value test, or the main diagonal or what is off it, keeps an entry with its mirror.
+        mirrored = not op.reads_positions or (op.name in ("diag", "offdiag") and thunk == 0)
         return MatrixExpression("select", (self, op), self.dtype, self._nrows, self._ncols,
-                                compute, self.grid)
+                                compute, self.grid, symmetric=self._symmetric and mirrored)
 
     def _call_op(self, op, *args, **kwargs):
         if op.kind == "select":
@@ -616,6 +630,9 @@ class Matrix:
         of A^T and their concatenation is the CSR as it stands."""
         b = self._block
         grid = self.grid
+        if self._symmetric:
+            # A^T = A, and a square matrix's blocks lie the same way on any grid.
+            return b
         if grid.nprocs == 1:
             # The block is the whole matrix and its CSC is A^T's CSR.
             return backends.get().transpose_block(b)
@@ -709,7 +726,8 @@ class _TransposedMatrix:
     def _materialize_expr(self):
         m = self._matrix
         return MatrixExpression("transpose", (m,), m.dtype, m.ncols, m.nrows,
-                                lambda mask, opts: m._transpose_entries(), m.grid)
+                                lambda mask, opts: m._transpose_entries(), m.grid,
+                                symmetric=m._symmetric)
 
     def new(self, dtype=None, *, mask=None, name=None):
         """Collective. The transpose as a new Matrix (entries travel to their new owners)."""

@@ -167,3 +167,63 @@ def test_invalid_arguments_rejected():
         rmat(4, weights="normal")
     with pytest.raises(ValueError, match="nedges"):
         erdos_renyi_edges(0, 10)
+
+
+def transpose_by_coo(A):
+    """A^T built from A's entries, by a path that never asks whether A is symmetric."""
+    r, c, v = A.to_coo()
+    return gb.Matrix.from_coo(c, r, v, dtype=A.dtype, nrows=A.ncols, ncols=A.nrows)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: rmat(8, 6, seed=3, symmetric=True, weights="uniform"),
+    lambda: erdos_renyi(200, 900, seed=1, symmetric=True),
+    lambda: generators.grid_graph(7, 9, diagonal=True, weights="uniform"),
+])
+def test_symmetric_graph_transposes_to_itself_without_moving_entries(make):
+    A = make()
+    with gb.comm.recording() as rec:
+        T = A.T.new()
+    assert "alltoallv" not in {op for op, _ in rec.totals}
+    assert T.isequal(transpose_by_coo(A)) and T.isequal(A)
+    # A write forgets the symmetry: the next transpose is a real one.
+    B = gb.Matrix.from_coo([0, 0], [1, 5], [7.0, 9.0], nrows=A.nrows, ncols=A.ncols)
+    A(accum=gb.binary.plus) << B
+    assert not A.isequal(transpose_by_coo(A))
+    assert A.T.new().isequal(transpose_by_coo(A))
+    # Nor is a copy of it symmetric, or a masked copy of a symmetric matrix.
+    C = A.dup()
+    assert C.T.new().isequal(transpose_by_coo(A))
+    D = make().dup(mask=B.S)
+    assert D.T.new().isequal(transpose_by_coo(D))
+
+
+def test_directed_graph_transposes_by_moving_entries():
+    A = rmat(8, 6, seed=3)
+    T = A.T.new()
+    assert T.isequal(transpose_by_coo(A)) and not T.isequal(A)
+
+
+def test_symmetry_follows_the_operations_that_keep_it():
+    A = rmat(8, 6, seed=4, symmetric=True, weights="uniform")
+    B = erdos_renyi(A.nrows, 2000, seed=5, symmetric=True)
+    kept = {
+        "apply": A.apply(gb.unary.one).new(),
+        "bound apply": A.apply(gb.binary.minus, left=1.0).new("FP32"),
+        "value select": A.select(gb.select.valuegt, 0.5).new(),
+        "offdiag": A.select(gb.select.offdiag).new(),
+        "ewise_add": A.ewise_add(B, gb.binary.max).new(),
+        "ewise_mult": A.ewise_mult(B, gb.binary.plus).new(),
+        "transpose": A.T.new(),
+    }
+    lost = {
+        "tril": A.select(gb.select.tril).new(),
+        "positional apply": A.apply(gb.indexunary.rowindex, 0).new(),
+        "product": A.mxm(B, gb.semiring.plus_times).new(),
+    }
+    for what, M in {**kept, **lost}.items():
+        with gb.comm.recording() as rec:
+            T = M.T.new()
+        assert T.isequal(transpose_by_coo(M)), what
+        moved = "alltoallv" in {op for op, _ in rec.totals}
+        assert moved == (what in lost and gb.default_grid().nprocs > 1), what

@@ -301,6 +301,24 @@ def test_mxm(backend, shape, m, k, p, seed, dens_a, dens_b, kind, accum, replace
     assert_same_matrix(got, expected, what=f"mxm {name}[{dtype}] mask={kind} accum={accum}")
 
 
+@pytest.mark.parametrize("backend", backends.BACKENDS)
+def test_masked_product_result_obeys_later_masks(backend):
+    """A product computed inside its mask, stored, then copied under another mask into an
+    empty matrix: the copy obeys the second mask (the first mask's promise does not carry)."""
+    rows, cols = [0, 1, 2], [1, 2, 0]
+    results = []
+    for L in (G, gb):
+        A = L.Matrix.from_coo(rows, cols, [1.0, 2.0, 3.0], nrows=3, ncols=3)
+        M = L.Matrix.from_coo([0, 1, 2, 0], [1, 2, 0, 2], True, nrows=3, ncols=3)
+        C = L.Matrix(float, 3, 3)
+        with local_kernels(backend if L is gb else backends.backend_name()):
+            C(M.S) << A.mxm(A, L.semiring.plus_times)
+        D = L.Matrix(float, 3, 3)
+        D(L.Matrix.from_coo([0], [0], True, nrows=3, ncols=3).S) << C
+        results.append(D)
+    assert_same_matrix(results[1], results[0], what="copy of a masked product")
+
+
 # ---------------------------------------------------------------------------------------------
 # element-wise
 

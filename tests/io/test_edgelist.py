@@ -11,6 +11,8 @@ import numpy as np
 import pytest
 from _io_helpers import agreed, assert_agreed, grid, same_entries
 
+import gblas2d as gb
+from gblas2d import binary
 from gblas2d.exceptions import IndexOutOfBound, InvalidValue
 from gblas2d.io import read_edgelist
 
@@ -46,6 +48,21 @@ def test_symmetric_keeps_one_self_loop(shared_dir):
     A = read_edgelist(write(shared_dir, "snap.txt", SNAP), symmetric=True, dtype="BOOL")
     # 0-2 is listed both ways: the repeat combines by min
     assert agreed(same_entries(A, [0, 0, 1, 2, 3], [1, 2, 0, 0, 3], np.ones(5, bool), "BOOL"))
+
+
+@pytest.mark.parametrize("dup_op", [binary.min, binary.plus])
+def test_symmetric_read_transposes_to_itself_when_repeats_combine_in_any_order(
+        shared_dir, dup_op):
+    # Repeats of 0-2 in both directions: min gives the same value either way round, a float
+    # sum of three or more need not, so only min is taken as symmetric.
+    text = "0 2 0.1\n2 0 0.2\n0 2 0.3\n1 3 1.5\n"
+    A = read_edgelist(write(shared_dir, "w.txt", text), symmetric=True, dup_op=dup_op)
+    with gb.comm.recording() as rec:
+        T = A.T.new()
+    r, c, v = A.to_coo()
+    assert agreed(same_entries(T, c, r, v, "FP64"))
+    moved = "alltoallv" in {op for op, _ in rec.totals}
+    assert moved == (dup_op is binary.plus and grid().nprocs > 1)
 
 
 def test_one_based_weighted_matches_networkx(shared_dir):

@@ -58,6 +58,21 @@ def test_roundtrip(shared_dir, dtype, symmetry):
     assert agreed(same_entries(B, r, c, v, dtype))
 
 
+@pytest.mark.parametrize("symmetry", ["general", "symmetric", "skew-symmetric"])
+def test_transpose_of_what_we_read(shared_dir, symmetry):
+    """A matrix read from symmetric storage is its own transpose, which then moves no entries;
+    the other storages transpose by moving them."""
+    r, c, v = random_entries("INT32", symmetry, seed=3)
+    A = gb.Matrix.from_coo(r, c, v, dtype="INT32", nrows=11, ncols=11)
+    mmwrite(shared_dir / "t.mtx", A, symmetry=symmetry)
+    B = mmread(shared_dir / "t.mtx")
+    with gb.comm.recording() as rec:
+        T = B.T.new()
+    assert agreed(same_entries(T, c, r, v, "INT32"))
+    moved = "alltoallv" in {op for op, _ in rec.totals}
+    assert moved == (symmetry != "symmetric" and gb.default_grid().nprocs > 1)
+
+
 def test_header_names_type_symmetry_and_comment(shared_dir):
     A = gb.Matrix.from_coo([1, 0, 2], [0, 1, 2], [5, 5, -7], dtype="INT16", nrows=3, ncols=3)
     mmwrite(shared_dir / "s.mtx", A, symmetry="symmetric", comment="first\nsecond")
