@@ -51,6 +51,11 @@ class Block:
         return Block(self.nrows, self.ncols, self.ptr, self.cols, values, rows=self._rows,
                      within_mask=self.within_mask)
 
+    def shares_structure(self, other):
+        """Whether ``other`` has these very entries (the same arrays, not equal ones): a block
+        and its copies, what ``apply`` made of it, or a symmetric matrix and its transpose."""
+        return self.ptr is other.ptr and self.cols is other.cols
+
     def select(self, keep):
         """A new block of the entries where ``keep`` is True."""
         pos = np.flatnonzero(keep)

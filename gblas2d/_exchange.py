@@ -52,14 +52,19 @@ def encode(idx, vals, length, dtype, force=None):
     out[:_HEADER].view(np.int64)[:] = (fmt, count)
     body = out[_HEADER:]
     if fmt == _DENSE:
-        present = np.zeros(length, dtype=bool)
-        present[idx] = True
-        bits = np.packbits(present)
-        body[:bits.size] = bits
-        dense = np.zeros(length, dtype=dtype)
-        dense[idx] = vals
-        start = _padded(bits.size)
-        body[start:start + dense.nbytes] = dense.view(np.uint8)
+        nbits = (length + 7) // 8
+        start = _padded(nbits)
+        dense = body[start:start + length * dtype.itemsize].view(dtype)
+        if count == length:
+            # A full piece (PageRank's vectors): every bit set and the values in order, with
+            # no scatter.
+            body[:nbits] = np.packbits(np.ones(length, dtype=bool))
+            dense[:] = vals
+        else:
+            present = np.zeros(length, dtype=bool)
+            present[idx] = True
+            body[:nbits] = np.packbits(present)
+            dense[idx] = vals
     else:
         itype = _index_dtype(length)
         nidx = count * np.dtype(itype).itemsize
@@ -76,10 +81,11 @@ def decode(msg, length, dtype):
     body = msg[_HEADER:]
     if fmt == _DENSE:
         nbits = (length + 7) // 8
-        present = np.unpackbits(body[:nbits], count=length).astype(bool)
         start = _padded(nbits)
         dense = body[start:start + length * dtype.itemsize].view(dtype)
-        idx = np.flatnonzero(present)
+        if count == length:
+            return np.arange(length, dtype=np.int64), dense, "dense"
+        idx = np.flatnonzero(np.unpackbits(body[:nbits], count=length).astype(bool))
         return idx, dense[idx], "dense"
     itype = _index_dtype(length)
     nidx = count * np.dtype(itype).itemsize

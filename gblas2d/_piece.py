@@ -54,14 +54,15 @@ class Piece:
         return cls(size, dtype, idx=np.empty(0, np.int64), vals=np.empty(0, dtype))
 
     @classmethod
-    def from_entries(cls, size, idx, vals, dtype=None, *, was_bitmap=False):
-        """A piece from sorted unique positions and values (taken, not copied, when sparse)."""
+    def from_entries(cls, size, idx, vals, dtype=None, *, was_bitmap=False, operand=False):
+        """A piece from sorted unique positions and values (taken, not copied, when sparse).
+        An ``operand`` piece is only read, so a full one takes its values without a copy."""
         dtype = np.dtype(vals.dtype if dtype is None else dtype)
         vals = np.asarray(vals).astype(dtype, copy=False)
         if len(idx) == size:
             # Full: the values are already in place (copied, as a bitmap may be patched).
-            return cls(size, dtype, present=np.ones(size, dtype=bool), values=vals.copy(),
-                       nvals=size)
+            return cls(size, dtype, present=np.ones(size, dtype=bool),
+                       values=vals if operand else vals.copy(), nvals=size)
         if _is_dense(len(idx), size, was_bitmap):
             present = np.zeros(size, dtype=bool)
             present[idx] = True

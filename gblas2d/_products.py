@@ -111,12 +111,13 @@ def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
         local_idx, local_vals = x._piece.entries()
         _, x_idx, x_vals, in_formats = ex.gather_segment(
             grid, n_in, local_idx, local_vals, x.dtype.np_type, in_axis, force)
-        x_seg = Piece.from_entries(in_len, x_idx, x_vals)
+        x_seg = Piece.from_entries(in_len, x_idx, x_vals, operand=True)
 
     local_mask = None if mask is None else mask.local()
     direction = opts.get("direction")
     work = (None, None)
-    push_work = int((in_ptr[x_idx + 1] - in_ptr[x_idx]).sum())
+    push_work = int(in_ptr[-1]) if len(x_idx) == in_len else \
+        int((in_ptr[x_idx + 1] - in_ptr[x_idx]).sum())
     if direction is None:
         if local_mask is None:
             pull_work = int(out_ptr[-1])

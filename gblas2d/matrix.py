@@ -390,6 +390,10 @@ class Matrix:
         a, b = self, other
 
         def compute(mask, opts):
+            if a._block.shares_structure(b._block) and not binop.index_aware:
+                # Every entry is in both (S = A + A^T of a symmetric A): the op runs over the
+                # values alone, on the shared structure, for any kind.
+                return _paired_values(a._block, b._block, binop, in_types, out_type)
             return backends.get().ewise_block(
                 a._block, b._block, binop, kind, (in_types[0].np_type, in_types[1].np_type),
                 out_type.np_type, (left_default, right_default))
@@ -667,6 +671,18 @@ def _keeps(op, value):
     of v combines to v (min, max, any, first, ... but not plus)."""
     with np.errstate(all="ignore"):
         return bool(np.all(op.evaluate(value, value) == value))
+
+
+def _paired_values(a, b, binop, in_types, out_type):
+    """``op(a, b)`` of two blocks with one structure, as a block on that structure. Two iso
+    blocks give an iso block: the op runs once."""
+    if a.is_iso and b.is_iso:
+        one = binop.evaluate(a.values[:1].astype(in_types[0].np_type),
+                             b.values[:1].astype(in_types[1].np_type))
+        return a.with_values(np.broadcast_to(one.astype(out_type.np_type), a.values.shape))
+    values = binop.evaluate(a.values.astype(in_types[0].np_type, copy=False),
+                            b.values.astype(in_types[1].np_type, copy=False))
+    return a.with_values(values.astype(out_type.np_type, copy=False))
 
 
 def _sort_keys(keys, vals, *, stable=True):

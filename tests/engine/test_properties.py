@@ -423,6 +423,38 @@ def test_matrix_ewise(backend, m, n, seed, da, db, dta, same, dtb, opname, metho
                        f"mask={kind} accum={accum} replace={replace}")
 
 
+def _one_structure_operands(L, A, partner, dtype):
+    """``A`` and a partner that shares its structure: A itself, its copy, A with other values
+    and another type (``apply``), or A's transpose (A is symmetric)."""
+    other = {"itself": lambda: A, "dup": A.dup, "transpose": lambda: A.T.new(),
+             "apply": lambda: A.apply(L.unary.lnot if dtype == "BOOL" else L.unary.ainv).new(
+                 "FP32")}
+    return A, other[partner]()
+
+
+@pytest.mark.parametrize("method", ["add", "mult", "union"])
+@pytest.mark.parametrize("partner", ["itself", "dup", "apply", "transpose"])
+@examples(serial=20, mpi=5)
+@given(n=sizes, seed=st.integers(0, 2**20), dtype=dtypes, opname=st.sampled_from(EWISE_OPS),
+       pattern=st.booleans())
+def test_matrix_ewise_of_one_structure(method, partner, n, seed, dtype, opname, pattern):
+    """Operands that share their structure take the engine's values-only path (a pattern pair
+    gives a pattern); the result is python-graphblas's."""
+    A = gb.generators.erdos_renyi(n, 2 * n, seed=seed, symmetric=True,
+                                  weights=None if pattern else "uniform", dtype="FP64")
+    A = A.apply(gb.unary.identity).new(dtype)
+    G_A = G.Matrix.from_coo(*A.to_coo(), dtype=dtype, nrows=n, ncols=n)
+    rng = np.random.default_rng(seed)
+    ld, rd = rand_scalar(rng, dtype), rand_scalar(rng, dtype)
+    e = _ewise_expr(method, opname, ld, rd)
+    ours, theirs = _one_structure_operands(gb, A, partner, dtype), \
+        _one_structure_operands(G, G_A, partner, dtype)
+    assume(g_accepts(lambda: e(G, *theirs).new()))
+    assert ours[0]._block.shares_structure(ours[1]._block)
+    assert_same_matrix(e(gb, *ours).new(), e(G, *theirs).new(),
+                       what=f"ewise_{method} {opname} {dtype} with {partner}")
+
+
 # ---------------------------------------------------------------------------------------------
 # apply, select
 
