@@ -35,14 +35,16 @@ __all__ = ["SCIPY_DENSE_PULL", "SMALL_PUSH", "ewise_block", "select_values",
            "small_push_in_numpy", "spgemm", "spmv", "supports", "transpose_block", "write_block"]
 
 
-# Passed with every call (a descriptor option). python-graphblas's own setting, which a script
-# may use beside gblas2d, is left alone at one rank per node; with several, it is lowered to
-# this rank's share, because imports, exports and the deferred work an export finishes take
-# no thread option and would put cores x ranks threads on the cores (BFS, R-MAT 18, 2 ranks
-# on 2 cores: 0.076 s with the default, 0.025 s with it lowered).
+# python-graphblas's own setting, which a script may use beside gblas2d, is left alone at one
+# rank per node; with several, it is lowered to this rank's share, because imports, exports
+# and the deferred work an export finishes take no thread option and would put cores x ranks
+# threads on the cores (BFS, R-MAT 18, 2 ranks on 2 cores: 0.076 s with the default, 0.025 s
+# with it lowered). Only a count above that setting (GBLAS2D_THREADS) goes with every call, as
+# a descriptor option, which costs ~17 us a call (a mesh BFS level is ~300 us).
 _THREADS = threads_per_rank()
 if _THREADS < grb.ss.config["nthreads"]:
     grb.ss.config["nthreads"] = _THREADS
+_THREADS_KW = {} if _THREADS == grb.ss.config["nthreads"] else {"nthreads": _THREADS}
 
 # scipy's CSR product beats SuiteSparse on one thread for an unmasked plus_times/first/second
 # over a full vector (R-MAT 18: 10.1 against 13.0 ms); with two threads SuiteSparse wins (7.7).
@@ -96,7 +98,7 @@ def _matrix(block, by):
     cache = block.derived.setdefault("suitesparse", {})
     if by not in cache:
         if by == "cols":
-            cache[by] = _matrix(block, "rows").T.new(nthreads=_THREADS)
+            cache[by] = _matrix(block, "rows").T.new(**_THREADS_KW)
         else:
             # A pattern graph (every value the same) is imported iso: one value, no array.
             iso = block.is_iso or bool(np.all(block.values == block.values[0]))
@@ -140,10 +142,11 @@ def spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset,
         on = _vector(allowed.on)
         mask = ~on.S if allowed.complement else on.S
         y = grb.Vector(expr.dtype, expr.size)
-        y(mask=mask, axb_method=method, nthreads=_THREADS) << expr
+        y(mask=mask, axb_method=method, **_THREADS_KW) << expr
     else:
-        y = expr.new(axb_method=method, nthreads=_THREADS)
-    out = y.ss.export("sparse", sort=True)
+        y = expr.new(axb_method=method, **_THREADS_KW)
+    # y is this call's own: its arrays are taken over, not copied (a dup costs O(n)).
+    out = y.ss.export("sparse", sort=True, give_ownership=True)
     idx = out["indices"].view(np.int64)
     vals = out["values"]
     if out.get("is_iso"):
@@ -198,17 +201,17 @@ def spgemm(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask
                                     col_indices=b_cols, values=b_vals, sorted_cols=True)
     expr = _matrix(a, "rows").mxm(gb_b, _grb_semiring(semiring))
     if mask is None:
-        out = expr.new(nthreads=_THREADS)
+        out = expr.new(**_THREADS_KW)
     else:
         on = _matrix(mask.block, "rows") if mask.block.nvals else None
         out = grb.Matrix(expr.dtype, a.nrows, b_ncols)
         if on is None:
             # An empty mask allows nothing, or everything when complemented.
             if mask.complement:
-                out(nthreads=_THREADS) << expr
+                out(**_THREADS_KW) << expr
         else:
             m = on.S if mask.structure else on.V
-            out(mask=~m if mask.complement else m, nthreads=_THREADS) << expr
+            out(mask=~m if mask.complement else m, **_THREADS_KW) << expr
     block = _block_of(out, keep=False)
     block.within_mask = mask is not None
     return block
@@ -228,7 +231,7 @@ def write_block(c, t, mask, accum, replace, dtype):
     m = on.S if mask.structure else on.V
     op = None if accum is None else getattr(grb.binary, accum.name)[np.dtype(dtype).name]
     out(mask=~m if mask.complement else m, accum=op, replace=replace,
-        nthreads=_THREADS) << _matrix(t, "rows")
+        **_THREADS_KW) << _matrix(t, "rows")
     return _block_of(out, keep=False)
 
 
@@ -256,7 +259,7 @@ def select_values(block, op, thunk):
     # The thunk goes typed as the block: python-graphblas would type a Python int as INT64.
     typed = grb.Scalar.from_value(thunk, dtype=dtype.name)
     result = _matrix(block, "rows").select(getattr(grb.select, op.name), typed).new(
-        nthreads=_THREADS)
+        **_THREADS_KW)
     out = _block_of(result, keep=True)
     out.derived["suitesparse"] = {"rows": result}
     return out
@@ -281,7 +284,7 @@ def ewise_block(a, b, binop, kind, in_types, out_type, defaults):
     op = getattr(grb.binary, binop.name)[np.dtype(in_types[0]).name]
     ga, gb_ = _matrix(a, "rows"), _matrix(b, "rows")
     expr = ga.ewise_add(gb_, op) if kind == "add" else ga.ewise_mult(gb_, op)
-    result = expr.new(dtype=np.dtype(out_type).name, nthreads=_THREADS)
+    result = expr.new(dtype=np.dtype(out_type).name, **_THREADS_KW)
     out = _block_of(result, keep=True)
     out.derived["suitesparse"] = {"rows": result}
     return out

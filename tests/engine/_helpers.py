@@ -9,6 +9,7 @@ import graphblas as G
 import numpy as np
 
 import gblas2d as gb
+from gblas2d import _piece
 
 DTYPES = ["BOOL", "INT8", "INT64", "UINT8", "UINT64", "FP32", "FP64"]
 MASK_KINDS = [None, "S", "V", "~S", "~V"]
@@ -173,3 +174,15 @@ def assert_between(ours, lo, hi, what=""):
     v, vlo, vhi = coo_o[-1], coo_lo[-1], coo_hi[-1]
     assert v.dtype == vlo.dtype, what
     assert np.all(vlo <= v) and np.all(v <= vhi), f"{what}: {v} not in [{vlo}, {vhi}]"
+
+
+
+def piece_formats(sparse):
+    """For one hypothesis example: with ``sparse``, vector pieces stay sparse until half full.
+    The engine makes a piece a bitmap from 1/64 density, which every non-empty vector of the
+    property tests' sizes passes, so without this their sparse paths would go untested.
+    ``default_piece_formats`` (a fixture) puts the engine's thresholds back after the test."""
+    _piece._TO_BITMAP, _piece._TO_SPARSE = (2, 2) if sparse else ENGINE_PIECE_FORMATS
+
+
+ENGINE_PIECE_FORMATS = (_piece._TO_BITMAP, _piece._TO_SPARSE)

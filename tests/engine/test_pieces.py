@@ -46,16 +46,16 @@ def reference_write(c, t, allowed, accum, replace):
     return (zp & allowed) | keep_c, np.where(allowed, zv, cv)
 
 
-@pytest.mark.parametrize("density", [0.0, 0.01, 0.03, 0.2, 1.0])
+@pytest.mark.parametrize("density", [0.0, 0.003, 0.01, 0.03, 0.2, 1.0])
 def test_format_follows_density(density):
     rng = np.random.default_rng(int(density * 100))
     present = rng.random(SIZE) < density
     idx = np.flatnonzero(present)
     piece = Piece.from_entries(SIZE, idx, np.ones(len(idx)))
-    assert piece.is_bitmap == (len(idx) * 16 > SIZE)
-    # A bitmap stays one down to 1/64 density, so a growing set does not switch back and forth.
+    assert piece.is_bitmap == (len(idx) * 64 > SIZE)
+    # A bitmap stays one down to 1/256 density, so a growing set does not switch back and forth.
     kept = Piece.from_entries(SIZE, idx, np.ones(len(idx)), was_bitmap=True)
-    assert kept.is_bitmap == (len(idx) * 64 > SIZE)
+    assert kept.is_bitmap == (len(idx) * 256 > SIZE)
     got_idx, got_vals = piece.entries()
     assert np.array_equal(got_idx, idx) and np.array_equal(got_vals, np.ones(len(idx)))
 
@@ -130,7 +130,7 @@ def test_ewise_matches_the_dense_rule(kind, a_fmt, b_fmt):
         lone_b = 100 - bv if kind == "union" else bv
         want_v = np.where(ap & bp, av - bv, np.where(ap, lone_a, lone_b))
     got_p, got_v = dense(out)
-    assert np.array_equal(got_p, want_p)
+    assert np.array_equal(got_p, want_p) and out.nvals == np.count_nonzero(want_p)
     assert np.array_equal(got_v[want_p], want_v[want_p])
 
 

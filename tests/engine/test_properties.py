@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 from _helpers import (
     DTYPES,
+    ENGINE_PIECE_FORMATS,
     MASK_KINDS,
     assert_between,
     assert_same_matrix,
@@ -28,6 +29,7 @@ from _helpers import (
     mask_of,
     mat_pair,
     op,
+    piece_formats,
     rand_mat,
     rand_scalar,
     rand_values,
@@ -42,6 +44,15 @@ import gblas2d as gb
 from gblas2d import backends
 
 UNDER_MPI = os.environ.get("GBLAS2D_TEST_MPI") == "1"
+
+
+@pytest.fixture(autouse=True)
+def default_piece_formats():
+    """The engine's piece formats after every test (``piece_formats`` may change them)."""
+    yield
+    piece_formats(False)
+    assert (gb._piece._TO_BITMAP, gb._piece._TO_SPARSE) == ENGINE_PIECE_FORMATS
+
 
 # Zero-length dimensions are covered in test_construction.py: python-graphblas, the oracle
 # here, raises DimensionMismatch for some masked/accumulated products over them.
@@ -150,14 +161,16 @@ def local_kernels(name):
 @pytest.mark.parametrize("backend", backends.BACKENDS)
 @pytest.mark.parametrize("name", DETERMINISTIC + list(ANY_BOUNDS))
 @examples(serial=50)
-@given(nrows=sizes, ncols=sizes, seed=seeds, dens_a=densities, dens_x=densities,
+@given(sparse=st.booleans(),
+       nrows=sizes, ncols=sizes, seed=seeds, dens_a=densities, dens_x=densities,
        kind=mask_kinds, accum=accums, replace=st.booleans(), orient=st.sampled_from(["mxv",
        "vxm", "T.mxv", "vxm.T"]), pick=st.integers(0, 100))
 def test_mxv_vxm_semirings(backend, name, nrows, ncols, seed, dens_a, dens_x, kind, accum,
-                           replace, orient, pick):
+                           replace, orient, pick, sparse):
     """mxv, vxm, A.T.mxv and x.vxm(A.T) for each semiring and dtype, every mask kind, accum
     and replace, and the four forced direction/exchange combinations of the engine, on each
     local-kernel backend."""
+    piece_formats(sparse)
     dtype_choices = SEMIRING_DTYPES[name]
     dtype = dtype_choices[pick % len(dtype_choices)]
     rng = np.random.default_rng(seed)
@@ -337,10 +350,13 @@ def _ewise_expr(method, opname, ld, rd):
 
 @pytest.mark.parametrize("method", ["add", "mult", "union"])
 @examples(serial=40)
-@given(n=sizes, seed=seeds, da=densities, db=densities, dta=dtypes, same=st.booleans(),
+@given(sparse=st.booleans(),
+       n=sizes, seed=seeds, da=densities, db=densities, dta=dtypes, same=st.booleans(),
        dtb=dtypes, opname=st.sampled_from(EWISE_OPS), kind=mask_kinds, accum=accums,
        replace=st.booleans())
-def test_vector_ewise(n, seed, da, db, dta, same, dtb, opname, method, kind, accum, replace):
+def test_vector_ewise(n, seed, da, db, dta, same, dtb, opname, method, kind, accum, replace,
+                      sparse):
+    piece_formats(sparse)
     dtb = dta if same else dtb
     rng = np.random.default_rng(seed)
     a = rand_vec(rng, n, dta, da)
@@ -487,10 +503,12 @@ def _draw_apply(data, kind_of_op, matrix):
 
 @pytest.mark.parametrize("kind_of_op", APPLY_KINDS)
 @examples(serial=30)
-@given(n=sizes, seed=seeds, dens=densities, dtype=dtypes, kind=mask_kinds, accum=accums,
+@given(sparse=st.booleans(),
+       n=sizes, seed=seeds, dens=densities, dtype=dtypes, kind=mask_kinds, accum=accums,
        replace=st.booleans(), data=st.data())
-def test_vector_apply(kind_of_op, n, seed, dens, dtype, kind, accum, replace, data):
+def test_vector_apply(kind_of_op, n, seed, dens, dtype, kind, accum, replace, data, sparse):
     """apply with a unary op, a binary op bound left or right, an index-unary op."""
+    piece_formats(sparse)
     opname = _draw_apply(data, kind_of_op, matrix=False)
     rng = np.random.default_rng(seed)
     a = rand_vec(rng, n, dtype, dens)
