@@ -24,6 +24,9 @@ class Block:
         self._rows = rows
         # Set by a product that took the output's mask in: its entries are all allowed.
         self.within_mask = within_mask
+        # Set by a product over a whole matrix known to equal its transpose: the CSR is also
+        # the CSC, so no copy by columns is made (a fact of the entries, kept with them).
+        self.symmetric = False
         self._csc = self._csc_ptr = None
         self._scipy, self._pattern = {}, {}
         # What is derived from the entries on first use and kept while the block lives: each
@@ -96,6 +99,8 @@ class Block:
     @property
     def csc_ptr(self):
         """The CSC column pointers alone (column degrees), without building the CSC."""
+        if self.symmetric:
+            return self.ptr
         if self._csc is not None:
             return self._csc[0]
         if self._csc_ptr is None:
@@ -105,10 +110,12 @@ class Block:
 
     @property
     def has_csc(self):
-        return self._csc is not None
+        return self.symmetric or self._csc is not None
 
     @property
     def csc(self):
+        if self.symmetric:
+            return self.csr
         if self._csc is None:
             from scipy.sparse import csr_array
 

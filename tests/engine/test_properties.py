@@ -220,6 +220,36 @@ def test_mxv_vxm_semirings(backend, name, nrows, ncols, seed, dens_a, dens_x, ki
             assert_between(got, *bounds, what=what)
 
 
+@pytest.mark.parametrize("backend", backends.BACKENDS)
+@pytest.mark.parametrize("name", ["plus_times", "min_plus", "any_pair", "min_first",
+                                  "max_second", "plus_first", "min_secondi", "min_firsti"])
+@examples(serial=10, mpi=3)
+@given(n=sizes, seed=st.integers(0, 2**20), dens_x=densities,
+       orient=st.sampled_from(["mxv", "vxm"]), kind=mask_kinds)
+def test_products_of_a_symmetric_matrix(backend, name, n, seed, dens_x, orient, kind):
+    """A matrix known to be symmetric reads one storage both ways (its CSR is its CSC at one
+    rank): every direction gives python-graphblas's product, the non-commutative and
+    positional multiplies included."""
+    A = gb.generators.erdos_renyi(n, 3 * n, seed=seed, symmetric=True, weights="uniform")
+    operands = {gb: A, G: G.Matrix.from_coo(*A.to_coo(), nrows=n, ncols=n)}
+    rng = np.random.default_rng(seed)
+    x = rand_vec(rng, n, "FP64", dens_x)
+    mask = _rand_mask_vec(rng, n, kind)
+
+    def product(L):
+        M, v, sr = operands[L], x.of(L), semiring(L, name)
+        return M.mxv(v, sr) if orient == "mxv" else v.vxm(M, sr)
+
+    out_dtype = product(G).dtype.name
+    expected = _write(G, vec_pair([], [], out_dtype, n), product, mask, kind, None, False)
+    for opts in ENGINE_OPTS:
+        with local_kernels(backend):
+            got = _write(gb, vec_pair([], [], out_dtype, n), product, mask, kind, None, False,
+                         opts)
+        assert_same_vector(got, expected, structure_only=name == "any_pair",
+                           what=f"{orient} {name} mask={kind} {opts}")
+
+
 def rand_vec_coo(rng, n, dtype, density):
     idx = np.flatnonzero(rng.random(n) < density).astype(np.int64)
     return idx, rand_values(rng, len(idx), dtype)
