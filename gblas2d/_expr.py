@@ -9,7 +9,7 @@ allreduce, so an error on one rank is raised on all of them and the output is le
 
 import numpy as np
 
-from .exceptions import DimensionMismatch, DomainMismatch
+from .exceptions import DimensionMismatch, DomainMismatch, InvalidValue, NotImplementedException
 from .semirings import _base, from_string
 from .semirings.dtypes import lookup_dtype, unify
 
@@ -82,6 +82,39 @@ def _parse_call(args, mask, accum, replace_flag):
     return mask, accum, bool(replace_flag)
 
 
+# The engine's options of ``w(...)`` and ``expr.new(...)``, and the values each takes.
+OPTIONS = {"direction": ("push", "pull"), "exchange": ("dense", "sparse")}
+
+
+def check_options(opts, input_mask=None):
+    """The options of ``w(...)``, checked: an unknown one is an error, not ignored."""
+    if input_mask is not None:
+        raise NotImplementedException(
+            "input_mask= is not supported: mask the input instead, as in "
+            "w << v.dup(mask=M.S)[index]")
+    unknown = sorted(set(opts) - set(OPTIONS))
+    if unknown:
+        raise TypeError(f"unknown option(s) {', '.join(map(repr, unknown))}: the options are "
+                        f"{', '.join(f'{key}=' for key in OPTIONS)}")
+    for key, value in opts.items():
+        if value is not None and value not in OPTIONS[key]:
+            raise InvalidValue(f"{key} must be one of {OPTIONS[key]}, got {value!r}")
+    return dict(opts)
+
+
+def check_grids(grid, *operands):
+    """Raise at once, the same on every rank, unless every operand that lives on a grid lives
+    on ``grid`` (or one that distributes alike)."""
+    for obj in operands:
+        other = getattr(obj, "grid", None)
+        if other is not None and not grid.same_as(other):
+            where = other.describe() if other.shape != grid.shape else \
+                f"{other.describe()} over another communicator"
+            raise InvalidValue(f"{type(obj).__name__} {getattr(obj, 'name', '')!s} lives on "
+                               f"{where}, not on {grid.describe()}: the operands of one "
+                               "operation must share a grid")
+
+
 class Updater:
     """What ``w(mask=..., accum=..., replace=...)`` returns: the target of ``<<`` and ``[]``."""
 
@@ -92,10 +125,12 @@ class Updater:
         self.replace = replace
         self.opts = opts or {}
         if mask is not None:
+            check_grids(parent.grid, mask.parent)
             parent._check_mask(mask)
 
     def __lshift__(self, other):
         """Collective. Assign ``other`` (an expression, a Vector/Matrix, or a scalar)."""
+        check_grids(self.parent.grid, other)
         self.parent._update(other, self.mask, self.accum, self.replace, self.opts)
         return self.parent
 
@@ -128,6 +163,7 @@ class _Expression:
     _output_class = None
 
     def __init__(self, method, args, dtype, compute, grid, *, rebind=None):
+        check_grids(grid, *args)
         self.method_name = method
         self.args = args
         self.dtype = lookup_dtype(dtype)

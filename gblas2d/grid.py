@@ -66,6 +66,7 @@ class Grid:
             raise ValueError(f"grid shape {nrows}x{ncols} does not match {size} processes")
         self.shape = (nrows, ncols)
         self.nprocs = size
+        self._mpi_comm = comm
         self.rank = comm.Get_rank()
         self.myrow, self.mycol = divmod(self.rank, ncols)
         if size == 1:
@@ -80,6 +81,17 @@ class Grid:
 
     def __repr__(self):
         return f"Grid(shape={self.shape}, rank={self.rank})"
+
+    def same_as(self, other):
+        """Whether objects on grid ``other`` may meet objects on this one in an operation: the
+        same grid, one of the same shape over the same communicator (ownership is then the
+        same), or two one-process grids."""
+        return other is self or (isinstance(other, Grid) and other.shape == self.shape and (
+            other._mpi_comm is self._mpi_comm or self.nprocs == 1))
+
+    def describe(self):
+        """The grid in words that are the same on every rank (for messages)."""
+        return f"a {self.nrows}x{self.ncols} grid"
 
     @property
     def nrows(self):

@@ -19,6 +19,7 @@ from ._expr import (
     _parse_call,
     as_op,
     check_domain,
+    check_options,
     ewise_input_types,
 )
 from ._kernels import reduce_sorted, run_starts
@@ -307,7 +308,7 @@ class Matrix:
     # ---- assignment ----
     def __call__(self, *args, mask=None, accum=None, replace=False, input_mask=None, **opts):
         mask, accum, replace = _parse_call(args, mask, accum, replace)
-        return Updater(self, mask, accum, replace, opts)
+        return Updater(self, mask, accum, replace, check_options(opts, input_mask))
 
     def __lshift__(self, other):
         return self().__lshift__(other)

@@ -17,6 +17,7 @@ from ._expr import (
     _parse_call,
     as_op,
     check_domain,
+    check_options,
     check_size,
     ewise_input_types,
 )
@@ -269,7 +270,7 @@ class Vector:
     # ---- assignment ----
     def __call__(self, *args, mask=None, accum=None, replace=False, input_mask=None, **opts):
         mask, accum, replace = _parse_call(args, mask, accum, replace)
-        return Updater(self, mask, accum, replace, opts)
+        return Updater(self, mask, accum, replace, check_options(opts, input_mask))
 
     def __lshift__(self, other):
         return self().__lshift__(other)

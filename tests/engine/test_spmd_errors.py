@@ -17,7 +17,13 @@ from gblas2d.semirings import unary as unary_mod
 
 import gblas2d as gb
 from gblas2d import binary, monoid, semiring
-from gblas2d.exceptions import DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue
+from gblas2d.exceptions import (
+    DimensionMismatch,
+    DomainMismatch,
+    IndexOutOfBound,
+    InvalidValue,
+    NotImplementedException,
+)
 
 N = 24
 BIG = 1000.0
@@ -449,3 +455,81 @@ def test_user_monoid_failing_in_a_column_fold(out, kind):
         out << expr
     assert_agreed(exc, ValueError)
     assert_unchanged(out, snap)
+
+
+# ---------------------------------------------------------------- strictness
+
+@pytest.mark.parametrize("call", [
+    lambda out, A: out(nthreads=2) << A.mxv(out, semiring.plus_times),
+    lambda out, A: A.mxv(out, semiring.plus_times).new(axb_method="dot"),
+    lambda out, A: A.T.new()(chunk=4) << A,
+], ids=["w(...)", "vector new", "matrix w(...)"])
+def test_unknown_options_are_rejected(out, A, call):
+    snap = snapshot(out)
+    with pytest.raises(TypeError) as exc:
+        call(out, A)
+    assert_agreed(exc, TypeError)
+    assert "unknown option" in str(exc.value) and "direction=" in str(exc.value)
+    assert_unchanged(out, snap)
+
+
+def test_option_values_are_checked(out, A):
+    snap = snapshot(out)
+    for option in ({"direction": "sideways"}, {"exchange": "packed"}):
+        with pytest.raises(InvalidValue) as exc:
+            out(**option) << A.mxv(out, semiring.plus_times)
+        assert_agreed(exc, InvalidValue)
+        assert repr(next(iter(option.values()))) in str(exc.value)
+    assert_unchanged(out, snap)
+    # The known values still work, forced.
+    ref = A.mxv(out, semiring.plus_times).new()
+    assert A.mxv(out, semiring.plus_times).new(direction="push", exchange="sparse").isequal(ref)
+
+
+def test_input_mask_is_refused_with_the_alternative(out):
+    snap = snapshot(out)
+    with pytest.raises(NotImplementedException) as exc:
+        out(input_mask=out.S) << out
+    assert_agreed(exc, NotImplementedException)
+    assert "dup(mask=" in str(exc.value)
+    assert_unchanged(out, snap)
+
+
+def other_grids():
+    """Grids whose objects may not meet the default grid's: another shape, and the same shape
+    over a duplicate of the communicator (none exist at one process)."""
+    from mpi4py import MPI
+
+    g = grid()
+    if g.nprocs == 1:
+        return []
+    other_shape = (g.ncols, g.nrows) if g.nrows != g.ncols else (1, g.nprocs)
+    return [gb.Grid(shape=other_shape), gb.Grid(comm=MPI.COMM_WORLD.Dup(), shape=g.shape)]
+
+
+def test_operands_on_another_grid_are_rejected(out, A):
+    snap = snapshot(out)
+    for other in other_grids():
+        x = gb.Vector.from_coo([1, 2], [1.0, 2.0], size=N, grid=other)
+        B = gb.Matrix.from_coo([0], [1], 1.0, nrows=N, ncols=N, grid=other)
+        calls = [lambda x, B: A.mxv(x, semiring.plus_times), lambda x, B: out.ewise_add(x),
+                 lambda x, B: out(mask=x.S) << out, lambda x, B: out.__lshift__(x),
+                 lambda x, B: A.ewise_mult(B), lambda x, B: B.mxv(out, semiring.plus_times)]
+        for call in calls:
+            with pytest.raises(InvalidValue) as exc:
+                call(x, B)
+            assert_agreed(exc, InvalidValue)
+            assert "must share a grid" in str(exc.value)
+    assert_unchanged(out, snap)
+    assert agreed(True)
+
+
+def test_one_process_grids_work_together(out, A):
+    """At one process every grid distributes alike (the under-MPI runs test the mismatch)."""
+    if grid().nprocs > 1:
+        assert other_grids()
+        return
+    x = gb.Vector.from_coo([1, 2], [1.0, 2.0], size=N, grid=gb.Grid(shape=(1, 1)))
+    y = A.mxv(x, semiring.plus_times).new()
+    expected = A.mxv(gb.Vector.from_coo([1, 2], [1.0, 2.0], size=N), semiring.plus_times).new()
+    assert y.isequal(expected)
