@@ -225,6 +225,29 @@ class Comm:
         if flags[0]:
             raise_agreed(self.allgather_object(_describe(failure)), failure)
 
+    @contextmanager
+    def agreed(self):
+        """Collective. A section whose failure on any member is raised on every member.
+
+        ``with comm.agreed(): body``: an exception in the body does not leave this member,
+        nor do the others go on without it; at the end of the block every member raises the
+        same exception (``agree``), or all go on.
+
+        Examples
+        --------
+        >>> from gblas2d.comm import Comm
+        >>> with Comm(None, "world").agreed():
+        ...     total = 1 + 1
+        >>> total
+        2
+        """
+        failure = None
+        try:
+            yield
+        except Exception as exc:  # raised on every member just below
+            failure = exc
+        self.agree(failure)
+
     def barrier(self):
         if self.size > 1:
             self.mpi.Barrier()

@@ -41,13 +41,10 @@ __all__ = ["mmread", "mmwrite", "read_edgelist"]
 def _on_root(grid, work):
     """Collective. ``work()`` on rank 0 only: its result there (None elsewhere), or its
     exception raised on every rank with the same class and message."""
-    failure = result = None
-    if grid.rank == 0:
-        try:
+    result = None
+    with grid.comm.agreed():
+        if grid.rank == 0:
             result = work()
-        except Exception as exc:  # agreed just below
-            failure = exc
-    grid.comm.agree(failure)
     return result
 
 

@@ -5,6 +5,8 @@ The block (``_block.Block``) keeps its entries as CSR with local indices and mak
 on first use. ``nrows``, ``ncols``, ``dtype`` and ``nvals`` are replicated.
 """
 
+from contextlib import nullcontext
+
 import numpy as np
 
 from . import _products, backends
@@ -156,16 +158,13 @@ class Matrix:
                     else top
         nrows, ncols = dims
         out = cls(dtype, nrows, ncols, name=name, grid=grid)
-        failure = None
-        for arr, n, what in ((rows, nrows, "row"), (columns, ncols, "column")):
-            if failure is None and arr.size and (arr.min() < 0 or arr.max() >= n):
-                bad = arr[(arr < 0) | (arr >= n)][0]
-                failure = IndexOutOfBound(f"{what} index {bad} out of range for Matrix of "
+        # Distributed input: only this rank may see a bad index, so the outcome is agreed.
+        with grid.comm.agreed() if distributed else nullcontext():
+            for arr, n, what in ((rows, nrows, "row"), (columns, ncols, "column")):
+                if arr.size and (arr.min() < 0 or arr.max() >= n):
+                    bad = arr[(arr < 0) | (arr >= n)][0]
+                    raise IndexOutOfBound(f"{what} index {bad} out of range for Matrix of "
                                           f"shape {nrows}x{ncols}")
-        if distributed:
-            grid.comm.agree(failure)
-        elif failure is not None:
-            raise failure
         if grid.nprocs > 1:
             owners = grid.entry_owner(nrows, ncols, rows, columns)
             if distributed:

@@ -6,6 +6,8 @@ and ``nvals`` are replicated and kept current by the collective operations that 
 vector, so reading them never communicates.
 """
 
+from contextlib import nullcontext
+
 import numpy as np
 
 from . import _redistribute as redist
@@ -127,16 +129,14 @@ class Vector:
             top = indices.max() + 1 if indices.size else 0
             size = int(grid.comm.allreduce(np.array([top]), "max")[0]) if distributed else top
         out = cls(dtype, size, name=name, grid=grid)
-        failure = None
-        if indices.size and (indices.min() < 0 or indices.max() >= size):
-            bad = indices[(indices < 0) | (indices >= size)][0]
-            failure = IndexOutOfBound(f"index {bad} out of range for Vector of size {size}")
+        # Distributed input: only this rank may see a bad index, so the outcome is agreed.
+        with grid.comm.agreed() if distributed else nullcontext():
+            if indices.size and (indices.min() < 0 or indices.max() >= size):
+                bad = indices[(indices < 0) | (indices >= size)][0]
+                raise IndexOutOfBound(f"index {bad} out of range for Vector of size {size}")
         if distributed:
-            grid.comm.agree(failure)
             owners = grid.owner(size, indices)
             indices, values = redist.to_owners(grid, owners, indices, values)
-        elif failure is not None:
-            raise failure
         else:
             keep = (indices >= out._lo) & (indices < out._lo + out._piece.size)
             indices, values = indices[keep], values[keep]
@@ -568,9 +568,10 @@ class Vector:
             k, targets = index._piece.entries()
             targets = targets.astype(np.int64)
             bad = (targets < 0) | (targets >= a._size)
-            failure = IndexOutOfBound(f"gather index {targets[bad][0]} out of range for "
-                                      f"Vector of size {a._size}") if bad.any() else None
-            a.grid.comm.agree(failure)
+            with a.grid.comm.agreed():
+                if bad.any():
+                    raise IndexOutOfBound(f"gather index {targets[bad][0]} out of range for "
+                                          f"Vector of size {a._size}")
             found, vals = redist.fetch(a.grid, a._size, targets, a._lo, a._piece)
             return Piece.from_entries(index._piece.size, k[found], vals[found],
                                       a.dtype.np_type)
@@ -596,9 +597,10 @@ class Vector:
             has_dest, dest = index._piece.lookup(k)
             k, own, dest = k[has_dest], own[has_dest], dest[has_dest].astype(np.int64)
             bad = (dest < 0) | (dest >= size)
-            failure = IndexOutOfBound(f"scatter index {dest[bad][0]} out of range for size "
-                                      f"{size}") if bad.any() else None
-            a.grid.comm.agree(failure)
+            with a.grid.comm.agreed():
+                if bad.any():
+                    raise IndexOutOfBound(f"scatter index {dest[bad][0]} out of range for "
+                                          f"size {size}")
             idx, vals = redist.to_owners(a.grid, a.grid.owner(size, dest), dest, own)
             lo, hi = a.grid.piece(size)
             idx, vals = redist.reduce_duplicates(*_sorted(idx - lo, vals), mon)
@@ -612,12 +614,9 @@ def _checked(grid, distributed, read, fallback):
     the outcome is agreed (every rank raises the same error); replicated input raises at once."""
     if not distributed:
         return read()
-    failure, out = None, fallback
-    try:
+    out = fallback
+    with grid.comm.agreed():
         out = read()
-    except Exception as exc:  # agreed just below
-        failure = exc
-    grid.comm.agree(failure)
     return out
 
 

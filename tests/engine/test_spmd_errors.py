@@ -533,3 +533,19 @@ def test_one_process_grids_work_together(out, A):
     y = A.mxv(x, semiring.plus_times).new()
     expected = A.mxv(gb.Vector.from_coo([1, 2], [1.0, 2.0], size=N), semiring.plus_times).new()
     assert y.isequal(expected)
+
+
+def test_agreed_section_raises_one_rank_failure_everywhere():
+    comm = grid().comm
+    ran = []
+    with pytest.raises(IndexOutOfBound) as exc:
+        with comm.agreed():
+            ran.append(True)
+            if last_rank():
+                raise IndexOutOfBound("only the last rank saw this")
+    assert_agreed(exc, IndexOutOfBound)
+    assert "only the last rank" in str(exc.value) and ran == [True]
+    # A section where no rank fails lets every rank go on, and collectives still match.
+    with comm.agreed():
+        total = comm.allreduce(np.array([1], dtype=np.int64))[0]
+    assert total == grid().nprocs
