@@ -6,11 +6,12 @@ gblas2d objects at any rank count and on python-graphblas objects in one process
 
 Operations python-graphblas lacks get a fallback here: ``gather`` (``out[k] =
 v[index[k]]``, an extract by an index array there), ``scatter`` (``out[index[k]] (+)=
-v[k]``, a ``from_coo`` with ``dup_op`` there), ``popcount`` (SuiteSparse has GxB_POPCOUNT but
-python-graphblas does not expose it) and ``mxm_indexed`` (a product whose multiply also sees
-the entries' global positions; python-graphblas has no index-aware user multiply). The
-fallbacks read their operands into the process, which is where python-graphblas keeps them
-anyway.
+v[k]``, a ``from_coo`` with ``dup_op`` there), ``from_vectors`` (a Matrix built from the
+entries of distributed Vectors, a ``from_coo`` of their arrays there), ``popcount``
+(SuiteSparse has GxB_POPCOUNT but python-graphblas does not expose it) and ``mxm_indexed``
+(a product whose multiply also sees the entries' global positions; python-graphblas has no
+index-aware user multiply). The fallbacks read their operands into the process, which is where
+python-graphblas keeps them anyway.
 """
 
 import numbers
@@ -42,6 +43,10 @@ def _gblas2d_scatter(v, index, size, monoid):
     return v.scatter(index, size, monoid).new()
 
 
+def _gblas2d_from_vectors(rows, columns, value, nrows, ncols, dtype):
+    return gblas2d.Matrix.from_vectors(rows, columns, value, dtype, nrows=nrows, ncols=ncols)
+
+
 def _gblas2d_popcount(M):
     return M.apply(gblas2d.unary.popcount).new()
 
@@ -57,7 +62,8 @@ _GBLAS2D = SimpleNamespace(
     dtypes=gblas2d.dtypes, indexunary=gblas2d.indexunary, monoid=gblas2d.monoid,
     select=gblas2d.select, semiring=gblas2d.semiring, unary=gblas2d.unary,
     min_secondi=gblas2d.semiring.min_secondi, gather=_gblas2d_gather, scatter=_gblas2d_scatter,
-    popcount=_gblas2d_popcount, mxm_indexed=_gblas2d_mxm_indexed,
+    from_vectors=_gblas2d_from_vectors, popcount=_gblas2d_popcount,
+    mxm_indexed=_gblas2d_mxm_indexed,
 )
 
 
@@ -80,6 +86,13 @@ def _graphblas_scatter(v, index, size, monoid):
         raise exceptions.IndexOutOfBound(f"scatter index out of range for size {size}")
     return type(v).from_coo(targets, values[from_v], dtype=v.dtype, size=size,
                             dup_op=monoid.binaryop)
+
+
+def _graphblas_from_vectors(rows, columns, value, nrows, ncols, dtype):
+    import graphblas
+
+    return graphblas.Matrix.from_coo(rows.to_coo()[1], columns.to_coo()[1], value,
+                                     dtype=dtype, nrows=nrows, ncols=ncols)
 
 
 def _graphblas_popcount(M):
@@ -124,7 +137,8 @@ def _graphblas():
             indexunary=graphblas.indexunary, monoid=graphblas.monoid,
             select=graphblas.select, semiring=graphblas.semiring, unary=graphblas.unary,
             min_secondi=graphblas.semiring.ss.min_secondi, gather=_graphblas_gather,
-            scatter=_graphblas_scatter, popcount=_graphblas_popcount,
+            scatter=_graphblas_scatter, from_vectors=_graphblas_from_vectors,
+            popcount=_graphblas_popcount,
             mxm_indexed=_graphblas_mxm_indexed,
         )
     return _GRAPHBLAS

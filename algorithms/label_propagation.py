@@ -34,9 +34,8 @@ G. M. Slota, J. Mandulak, "Scaling Distributed Graph Processing to Hundreds of G
 Cost per iteration, with P = R x C ranks: one mxm (O(nnz/P) multiply-adds; L's n entries
 replicated along grid columns, O(n/C) words per rank; partial counts folded along grid rows,
 at most O(nnz/P) words per rank), two element-wise passes and one row reduction over C's
-entries (O(nnz/P) work, O(n/R) words), O(n/P) vector work, and the build of L from the labels:
-``f.to_coo()`` allgathers all n labels (O(n) words and work per rank), the one step that does
-not shrink with P.
+entries (O(nnz/P) work, O(n/R) words), O(n/P) vector work, and the build of L from the labels
+(``from_vectors``: each rank sends its own n/P (vertex, label) pairs to their owners).
 """
 
 import numbers
@@ -96,12 +95,12 @@ def label_propagation(A, max_iter=10):
     O = O.apply(ns.unary.one).new(ns.dtypes.INT64)
     # S = O + O^T: 1 for an edge one way, 2 for an edge both ways
     S = O.ewise_add(O.T.new(), ns.binary.plus).new()
-    # f = (0, 1, ..., n-1)
-    f = ns.Vector.from_scalar(0, n, ns.dtypes.INT64).apply(ns.indexunary.rowindex, 0).new()
+    # u = f = (0, 1, ..., n-1)
+    u = ns.Vector.from_scalar(0, n, ns.dtypes.INT64).apply(ns.indexunary.rowindex, 0).new()
+    f = u.dup()
     for _ in range(max_iter):
-        # L(u, f(u)) = B for every vertex u (f.to_coo gives every rank all n labels)
-        u, labels = f.to_coo()
-        L = ns.Matrix.from_coo(u, labels, big, dtype=ns.dtypes.INT64, nrows=n, ncols=n)
+        # L(u, f(u)) = B for every vertex u (built from the vectors' pieces)
+        L = ns.from_vectors(u, f, big, n, n, ns.dtypes.INT64)
         # C = S plus.times L
         C = S.mxm(L, ns.semiring.plus_times).new()
         # T(v, l) = l - mask

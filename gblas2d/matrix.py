@@ -22,12 +22,14 @@ from ._expr import (
     as_op,
     check_domain,
     check_options,
+    check_size,
     ewise_input_types,
 )
 from ._kernels import reduce_sorted, run_starts
 from ._piece import Piece
 from .exceptions import (
     DimensionMismatch,
+    DomainMismatch,
     EmptyObject,
     IndexOutOfBound,
     InvalidValue,
@@ -183,6 +185,48 @@ class Matrix:
         keys = values = None
         out._set_from_entries(entries, dup_op)
         return out
+
+    @classmethod
+    def from_vectors(cls, rows, columns, values=1.0, dtype=None, *, nrows=None, ncols=None,
+                     dup_op=None, name=None):
+        """Collective. Build from distributed Vectors: the entries of ``rows`` and ``columns``
+        at one position k (and of ``values`` there, when it is a Vector) give one entry
+        (row, column, value), as SuiteSparse's ``GxB_Matrix_build_Vector`` does.
+
+        Each rank sends only its own pieces to the entries' owners, so no rank ever holds a
+        whole vector (``from_coo`` with replicated input would). ``rows`` and ``columns`` must
+        hold entries at the same positions; an extension python-graphblas lacks.
+
+        Examples
+        --------
+        >>> import gblas2d as gb
+        >>> f = gb.Vector.from_coo([0, 1, 2], [2, 2, 0])
+        >>> u = f.apply(gb.indexunary.rowindex, 0).new()
+        >>> gb.Matrix.from_vectors(u, f, 1, nrows=3, ncols=3).to_coo()[1].tolist()
+        [2, 2, 0]
+        """
+        vectors = [rows, columns] + ([values] if hasattr(values, "local_piece") else [])
+        for v in vectors:
+            if not isinstance(v, Vector):
+                raise TypeError(f"from_vectors expects Vectors, got {type(v).__name__}")
+            check_size("from_vectors", v.size, rows.size, "Vector.size", "rows.size")
+        for v in (rows, columns):
+            if v.dtype.np_type.kind not in "iu":
+                raise DomainMismatch(f"row and column indices must be integers, got {v.dtype}")
+        grid = rows.grid
+        _, at, r = rows.local_piece()
+        _, col_at, c = columns.local_piece()
+        vals = values
+        if isinstance(values, Vector):
+            _, val_at, vals = values.local_piece()
+            dtype = dtype or values.dtype
+        with grid.comm.agreed():
+            if not np.array_equal(at, col_at) or (isinstance(values, Vector) and
+                                                  not np.array_equal(at, val_at)):
+                raise InvalidValue("from_vectors: rows, columns (and a values Vector) must "
+                                   "hold entries at the same positions")
+        return cls.from_coo(r, c, vals, dtype, nrows=nrows, ncols=ncols, dup_op=dup_op,
+                            name=name, distributed=True, grid=grid)
 
     def _set_from_entries(self, entries, dup_op):
         """Collective. Fill the block from local entry keys (row * ncols + col) and values,

@@ -12,7 +12,7 @@ import pytest
 
 import gblas2d as gb
 from gblas2d import binary, monoid, semiring
-from gblas2d.exceptions import DimensionMismatch, IndexOutOfBound, InvalidValue
+from gblas2d.exceptions import DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue
 
 DTYPES = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
           np.uint64, np.float32, np.float64]
@@ -390,6 +390,40 @@ def test_gather_scatter_argument_errors():
         v.gather(gb.Vector.from_coo([0], [1.5], size=1))
     with pytest.raises(DimensionMismatch):
         v.scatter(gb.Vector.from_coo([0], [1], size=3))
+
+
+@pytest.mark.parametrize("n,nrows,ncols", [(60, 40, 70), (9, 9, 9), (1, 3, 2)])
+def test_from_vectors_matches_from_coo(n, nrows, ncols):
+    """Entry k of the row, column and value Vectors is one matrix entry; repeats meet dup_op;
+    the result is the replicated from_coo of the same arrays."""
+    rng = np.random.default_rng(n)
+    at = np.sort(rng.choice(n, size=max(n // 2, 1), replace=False))
+    r, c = rng.integers(0, nrows, len(at)), rng.integers(0, ncols, len(at))
+    v = rng.integers(-50, 50, len(at)).astype(np.float64)
+    rows, cols = gb.Vector.from_coo(at, r, size=n), gb.Vector.from_coo(at, c, size=n)
+    vals = gb.Vector.from_coo(at, v, size=n)
+    got = gb.Matrix.from_vectors(rows, cols, vals, nrows=nrows, ncols=ncols, dup_op=binary.plus)
+    want = gb.Matrix.from_coo(r, c, v, nrows=nrows, ncols=ncols, dup_op=binary.plus)
+    assert got.isequal(want, check_dtype=True)
+    pattern = gb.Matrix.from_vectors(rows, cols, 7, "INT8", nrows=nrows, ncols=ncols,
+                                     dup_op=binary.max)
+    assert pattern.isequal(gb.Matrix.from_coo(r, c, 7, "INT8", nrows=nrows, ncols=ncols,
+                                              dup_op=binary.max), check_dtype=True)
+
+
+def test_from_vectors_rejects_mismatched_vectors():
+    n = 40
+    rows = gb.Vector.from_coo(np.arange(n), np.arange(n), size=n)
+    # One position (on one rank) missing from the columns: every rank raises the same error.
+    cols = gb.Vector.from_coo(np.delete(np.arange(n), n // 2), np.zeros(n - 1, int), size=n)
+    with pytest.raises(InvalidValue, match="same positions"):
+        gb.Matrix.from_vectors(rows, cols, 1.0, nrows=n, ncols=n)
+    with pytest.raises(DimensionMismatch):
+        gb.Matrix.from_vectors(rows, gb.Vector.from_coo([0], [0], size=n + 1), nrows=n, ncols=n)
+    with pytest.raises(DomainMismatch):
+        gb.Matrix.from_vectors(rows, gb.Vector.from_coo(np.arange(n), 0.5, size=n))
+    with pytest.raises(TypeError):
+        gb.Matrix.from_vectors(rows, np.arange(n))
 
 
 # ---------------------------------------------------------------- empty objects
