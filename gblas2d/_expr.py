@@ -9,6 +9,8 @@ allreduce, so an error on one rank is raised on all of them and the output is le
 
 import numpy as np
 
+from ._block import BlockMask
+from ._piece import PieceMask
 from .exceptions import DimensionMismatch, DomainMismatch, InvalidValue, NotImplementedException
 from .semirings import _base, from_string
 from .semirings.dtypes import lookup_dtype, unify
@@ -45,18 +47,14 @@ class Mask:
     def local(self):
         """This rank's part of a Vector mask, as a ``PieceMask`` (O(1) for a structural mask,
         O(entries) for a value mask)."""
-        from ._piece import PieceMask
-
         return PieceMask(self.parent._piece, self.structure, self.complement)
 
     def block_mask(self):
         """This rank's part of a Matrix mask, aligned with the output's block."""
-        from ._block import BlockMask
-
         return BlockMask(self.parent._block, self.structure, self.complement)
 
 
-def _parse_call(args, mask, accum, replace_flag):
+def parse_call(args, mask, accum, replace_flag):
     """Sort positional ``w(...)`` arguments by type: a Mask, an accumulator op, ``replace``."""
     for arg in args:
         if isinstance(arg, Mask):
@@ -158,9 +156,13 @@ class _AssignTarget:
 
 
 class _Expression:
-    """Common part of lazy expressions: ``new``, functional rebinding, repr."""
+    """Common part of lazy expressions: ``new``, functional rebinding, repr.
 
-    _output_class = None
+    ``output_class`` is the class ``new`` builds. The module that defines that class sets it
+    (``VectorExpression.output_class = Vector``), so this module imports none of them.
+    """
+
+    output_class = None
 
     def __init__(self, method, args, dtype, compute, grid, *, rebind=None):
         check_grids(grid, *args)
@@ -196,10 +198,8 @@ class VectorExpression(_Expression):
 
     def new(self, dtype=None, *, mask=None, name=None, **opts):
         """Collective. Compute into a new Vector."""
-        from .vector import Vector
-
-        out = Vector(self.dtype if dtype is None else dtype, self.size, name=name,
-                     grid=self.grid)
+        out = self.output_class(self.dtype if dtype is None else dtype, self.size, name=name,
+                                grid=self.grid)
         out(mask=mask, **opts) << self
         return out
 
@@ -221,10 +221,8 @@ class MatrixExpression(_Expression):
 
     def new(self, dtype=None, *, mask=None, name=None, **opts):
         """Collective. Compute into a new Matrix."""
-        from .matrix import Matrix
-
-        out = Matrix(self.dtype if dtype is None else dtype, self.nrows, self.ncols, name=name,
-                     grid=self.grid)
+        out = self.output_class(self.dtype if dtype is None else dtype, self.nrows, self.ncols,
+                                name=name, grid=self.grid)
         out(mask=mask, **opts) << self
         return out
 
@@ -234,10 +232,8 @@ class ScalarExpression(_Expression):
 
     def new(self, dtype=None, *, name=None):
         """Collective. Compute into a new Scalar."""
-        from .scalar import Scalar
-
         value = self._compute()
-        out = Scalar(self.dtype if dtype is None else dtype, name=name)
+        out = self.output_class(self.dtype if dtype is None else dtype, name=name)
         if value is not None:
             out.value = value
         return out

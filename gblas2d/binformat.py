@@ -14,12 +14,12 @@ import numpy as np
 from .comm import raise_agreed
 from .exceptions import InvalidValue
 from .graphio import (
-    _check_matrix,
-    _gather_to_root,
-    _on_root,
-    _os_error,
-    _row_major,
-    _write_atomically,
+    check_matrix,
+    gather_to_root,
+    on_root,
+    os_error,
+    row_major,
+    write_atomically,
 )
 from .grid import default_grid
 from .matrix import Matrix
@@ -44,7 +44,7 @@ def _index_type(n):
 def _npz_members(A, rows, cols, values):
     """The arrays of a saved Matrix: entries sorted by (row, col), indices in the smallest
     unsigned type, and one value only when all are bit-equal (``iso``; -0.0 is not 0.0)."""
-    order = _row_major(rows, cols, A.ncols)
+    order = row_major(rows, cols, A.ncols)
     index_type = _index_type(max(A.nrows, A.ncols))
     bits = values.view(f"u{values.dtype.itemsize}")
     iso = len(values) > 0 and bool(np.all(bits == bits[0]))
@@ -75,9 +75,9 @@ def save(path, A):
     >>> load("graph.npz").isequal(A)  # doctest: +SKIP
     True
     """
-    _check_matrix(A)
-    rows, cols, values = _gather_to_root(A)
-    _on_root(A.grid, lambda: _write_atomically(
+    check_matrix(A)
+    rows, cols, values = gather_to_root(A)
+    on_root(A.grid, lambda: write_atomically(
         path, lambda f: np.savez(f, **_npz_members(A, rows, cols, values)), compress=False))
 
 
@@ -116,7 +116,7 @@ def _read_block(path, grid):
     except zipfile.BadZipFile as exc:
         raise InvalidValue(f"{path}: not a gblas2d matrix file (not an .npz archive)") from exc
     except OSError as exc:
-        raise _os_error(path, exc) from exc
+        raise os_error(path, exc) from exc
     except InvalidValue as exc:
         raise InvalidValue(f"{path}: {exc}") from exc
     except (ValueError, TypeError, KeyError, IndexError) as exc:

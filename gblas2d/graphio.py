@@ -38,7 +38,7 @@ __all__ = ["mmread", "mmwrite", "read_edgelist"]
 # ---------------------------------------------------------------- shared helpers
 
 
-def _on_root(grid, work):
+def on_root(grid, work):
     """Collective. ``work()`` on rank 0 only: its result there (None elsewhere), or its
     exception raised on every rank with the same class and message."""
     result = None
@@ -48,7 +48,7 @@ def _on_root(grid, work):
     return result
 
 
-def _os_error(path, exc):
+def os_error(path, exc):
     """The same OSError subclass, with a message that names the path and reads the same on
     every rank (no errno prefix, no repr of the path)."""
     return type(exc)(f"{path}: {exc.strerror or exc}")
@@ -65,10 +65,10 @@ def _read_bytes(path):
     except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
         raise InvalidValue(f"{path}: not a valid gzip file ({exc})") from exc
     except OSError as exc:
-        raise _os_error(path, exc) from exc
+        raise os_error(path, exc) from exc
 
 
-def _write_atomically(path, write, *, compress):
+def write_atomically(path, write, *, compress):
     """``write(binary file)`` into a temporary file beside ``path``, then rename it onto
     ``path``; gzip-compressed when ``compress``. The temporary file goes on any failure."""
     path = os.fspath(path)
@@ -86,11 +86,11 @@ def _write_atomically(path, write, *, compress):
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         if isinstance(exc, OSError):
-            raise _os_error(path, exc) from exc
+            raise os_error(path, exc) from exc
         raise
 
 
-def _gather_to_root(A):
+def gather_to_root(A):
     """Collective. Every entry of ``A`` as global (rows, cols, values) on rank 0; empty
     arrays elsewhere."""
     row_lo, col_lo, rows, cols, values = A.local_block()
@@ -98,7 +98,7 @@ def _gather_to_root(A):
     return redist.to_owners(A.grid, root, rows + row_lo, cols + col_lo, values)
 
 
-def _row_major(rows, cols, ncols):
+def row_major(rows, cols, ncols):
     """The order of entries by (row, col). The gathered entries are a few sorted runs (one per
     block), which a stable sort of one int64 key merges in near-linear time; lexsort would
     sort from scratch, ten times slower."""
@@ -111,7 +111,7 @@ def _empty(dtype):
     return np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0, dtype.np_type)
 
 
-def _check_matrix(A):
+def check_matrix(A):
     if not isinstance(A, Matrix):
         raise TypeError(f"Expected a gblas2d Matrix, got {type(A).__name__}")
 
@@ -364,7 +364,7 @@ def mmread(path, *, dtype=None, dup_op=None, name=None, grid=None):
     grid = grid or default_grid()
     if dtype is not None:
         dtype = lookup_dtype(dtype)
-    read = _on_root(grid, lambda: _mm_entries(path, dtype))
+    read = on_root(grid, lambda: _mm_entries(path, dtype))
     nrows, ncols, type_name, symmetry = grid.comm.bcast_object(
         read[3] if grid.rank == 0 else None)
     out_type = lookup_dtype(type_name)
@@ -410,7 +410,7 @@ def _one_triangle(path, A, rows, cols, values, symmetry):
 
 
 def _sorted_by_key(rows, cols, values, ncols):
-    order = _row_major(rows, cols, ncols)
+    order = row_major(rows, cols, ncols)
     return rows[order] * ncols + cols[order], values[order]
 
 
@@ -427,7 +427,7 @@ def _write_mm(path, A, rows, cols, values, symmetry, comment):
 
     if symmetry != "general":
         rows, cols, values = _one_triangle(path, A, rows, cols, values, symmetry)
-    order = _row_major(rows, cols, A.ncols)
+    order = row_major(rows, cols, A.ncols)
     rows, cols, values = rows[order], cols[order], values[order]
     # scipy puts "%" before each comment line, so this one reads "%%GraphBLAS type ..."
     text = f"%GraphBLAS type {_C_NAMES[A.dtype.name]}" + (f"\n{comment}" if comment else "")
@@ -446,7 +446,7 @@ def _write_mm(path, A, rows, cols, values, symmetry, comment):
         scipy.io.mmwrite(buffer, matrix, comment=text, symmetry=symmetry)
         f.write(buffer.getvalue().replace(b"unsigned-integer", b"integer", 1))
 
-    _write_atomically(path, write, compress=os.fspath(path).endswith(".gz"))
+    write_atomically(path, write, compress=os.fspath(path).endswith(".gz"))
 
 
 def mmwrite(path, A, *, symmetry="general", comment=""):
@@ -481,7 +481,7 @@ def mmwrite(path, A, *, symmetry="general", comment=""):
     >>> A = Matrix.from_coo([0, 1], [1, 0], [2.5, 2.5], nrows=2, ncols=2)  # doctest: +SKIP
     >>> mmwrite("a.mtx", A, symmetry="symmetric")  # doctest: +SKIP
     """
-    _check_matrix(A)
+    check_matrix(A)
     symmetry = str(symmetry).lower()
     if symmetry not in _SYMMETRIES:
         raise ValueError(f"symmetry must be {_one_of(_SYMMETRIES)}; got {symmetry!r}")
@@ -493,8 +493,8 @@ def mmwrite(path, A, *, symmetry="general", comment=""):
                            "a square one can")
     if symmetry == "skew-symmetric" and A.dtype.name in _UNSIGNED:
         raise InvalidValue(f"{path}: skew-symmetric storage needs a signed type, not {A.dtype}")
-    rows, cols, values = _gather_to_root(A)
-    _on_root(A.grid, lambda: _write_mm(path, A, rows, cols, values, symmetry, str(comment)))
+    rows, cols, values = gather_to_root(A)
+    on_root(A.grid, lambda: _write_mm(path, A, rows, cols, values, symmetry, str(comment)))
 
 
 # ---------------------------------------------------------------- edge lists
@@ -650,7 +650,7 @@ def read_edgelist(path, *, base=0, weighted=None, nrows=None, symmetric=False,
     grid = grid or default_grid()
     out_type = lookup_dtype("FP64" if dtype is None else dtype)
     nrows = None if nrows is None else int(nrows)
-    read = _on_root(grid, lambda: _edgelist_entries(path, base, weighted, nrows, out_type,
+    read = on_root(grid, lambda: _edgelist_entries(path, base, weighted, nrows, out_type,
                                                     comments))
     n = grid.comm.bcast_object(read[3] if grid.rank == 0 else None)
     src, dst, values = read[:3] if grid.rank == 0 else _empty(out_type)

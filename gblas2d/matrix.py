@@ -12,19 +12,17 @@ import numpy as np
 from . import _products, backends
 from . import _redistribute as redist
 from ._block import Block
+from ._container import Container
 from ._expr import (
-    Mask,
     MatrixExpression,
     ScalarExpression,
-    Updater,
     VectorExpression,
-    _parse_call,
     as_op,
     check_domain,
-    check_options,
     check_size,
     ewise_input_types,
 )
+from ._inputs import FirstOnlyMonoid, agreed_dtype, checked, scalar_dtype
 from ._kernels import reduce_sorted, run_starts
 from ._piece import Piece
 from .exceptions import (
@@ -36,16 +34,16 @@ from .exceptions import (
     NotImplementedException,
 )
 from .grid import default_grid
-from .semirings import binary, monoid, semiring
+from .semirings import monoid, semiring
 from .semirings.dtypes import FP64, lookup_dtype
-from .vector import Vector, _agreed_dtype, _checked, _FirstOnlyMonoid, _scalar_dtype
+from .vector import Vector
 
 __all__ = ["Matrix"]
 
 _names = iter(range(10**12))
 
 
-class Matrix:
+class Matrix(Container):
     """A distributed sparse matrix.
 
     Parameters
@@ -97,14 +95,6 @@ class Matrix:
         return self._nvals
 
     @property
-    def S(self):
-        return Mask(self, structure=True)
-
-    @property
-    def V(self):
-        return Mask(self, structure=False)
-
-    @property
     def T(self):
         return _TransposedMatrix(self)
 
@@ -145,12 +135,12 @@ class Matrix:
                 np.asarray(values)
 
         empty = np.empty(0, np.int64)
-        rows, columns, values = _checked(grid, distributed, read_input,
+        rows, columns, values = checked(grid, distributed, read_input,
                                          (empty, empty, np.empty(0)))
         if dtype is None and distributed:
-            dtype = _agreed_dtype(grid, values, rows.size)
+            dtype = agreed_dtype(grid, values, rows.size)
         dtype = lookup_dtype(dtype if dtype is not None else values.dtype)
-        values = _checked(grid, distributed, lambda: np.broadcast_to(
+        values = checked(grid, distributed, lambda: np.broadcast_to(
             values.astype(dtype.np_type, copy=False), rows.shape), np.empty(0, dtype.np_type))
         dims = [nrows, ncols]
         for k, (given, arr) in enumerate(((nrows, rows), (ncols, columns))):
@@ -251,7 +241,7 @@ class Matrix:
                     values = np.broadcast_to(values[:1], keys.shape)
                 else:
                     keys, values = reduce_sorted(keys, values,
-                                                 dup.monoid or _FirstOnlyMonoid(dup))
+                                                 dup.monoid or FirstOnlyMonoid(dup))
             block = Block.from_keys(self._block.nrows, self._block.ncols, keys, values)
         except Exception as exc:  # agreed in _install
             failure = exc
@@ -349,13 +339,6 @@ class Matrix:
         return bool(self.grid.comm.allreduce(np.array([same], dtype=np.int64), "min")[0])
 
     # ---- assignment ----
-    def __call__(self, *args, mask=None, accum=None, replace=False, input_mask=None, **opts):
-        mask, accum, replace = _parse_call(args, mask, accum, replace)
-        return Updater(self, mask, accum, replace, check_options(opts, input_mask))
-
-    def __lshift__(self, other):
-        return self().__lshift__(other)
-
     def _check_mask(self, mask):
         if not isinstance(mask.parent, Matrix):
             raise TypeError("A Matrix output needs a Matrix mask")
@@ -410,7 +393,7 @@ class Matrix:
                                           "non-complemented mask")
         m = mask.parent._block
         keys = m.keys() if mask.structure else m.keys()[m.values != 0]
-        t_type = _scalar_dtype(value)
+        t_type = scalar_dtype(value)
         snapshot = (keys, np.full(len(keys), value, dtype=t_type.np_type))
         expr = MatrixExpression("assign", (self,), t_type, self._nrows, self._ncols,
                                 lambda mask, opts: snapshot, self.grid)
@@ -450,29 +433,6 @@ class Matrix:
         return MatrixExpression(method, (self, other), out_type, self._nrows, self._ncols,
                                 compute, self.grid, rebind=rebind, symmetric=symmetric)
 
-    def ewise_add(self, other, op=monoid.plus):
-        """Union: op where both are present, the one present value elsewhere."""
-        return self._ewise(other, op, "add", "ewise_add")
-
-    def ewise_mult(self, other, op=binary.times):
-        """Intersection: op where both are present."""
-        return self._ewise(other, op, "mult", "ewise_mult")
-
-    def ewise_union(self, other, op, left_default, right_default):
-        """Union with defaults standing in for a missing left or right value."""
-        return self._ewise(other, op, "union", "ewise_union",
-                           getattr(left_default, "value", left_default),
-                           getattr(right_default, "value", right_default))
-
-    def __add__(self, other):
-        return self.ewise_union(other, binary.plus, 0, 0)
-
-    def __sub__(self, other):
-        return self.ewise_union(other, binary.minus, 0, 0)
-
-    def __mul__(self, other):
-        return self.ewise_mult(other, binary.times)
-
     def __matmul__(self, other):
         if isinstance(other, Vector):
             return self.mxv(other)
@@ -492,7 +452,7 @@ class Matrix:
                 return op.evaluate(vals)
         elif op.kind in ("indexunary", "select"):
             thunk = 0 if right is None else right
-            out_type = check_domain(op, self.dtype, _scalar_dtype(thunk))
+            out_type = check_domain(op, self.dtype, scalar_dtype(thunk))
 
             def values_of(vals, r, c):
                 return op.evaluate(vals, r, c, thunk)
@@ -500,10 +460,10 @@ class Matrix:
             if (left is None) == (right is None):
                 raise TypeError("apply with a binary op needs exactly one of left= or right=")
             bound = right if left is None else left
-            out_type = check_domain(op, self.dtype, _scalar_dtype(bound))
+            out_type = check_domain(op, self.dtype, scalar_dtype(bound))
 
             def values_of(vals, r, c):
-                s = np.full(len(vals), bound, dtype=_scalar_dtype(bound).np_type)
+                s = np.full(len(vals), bound, dtype=scalar_dtype(bound).np_type)
                 return op.evaluate(vals, s) if left is None else op.evaluate(s, vals)
 
         a = self
@@ -523,7 +483,7 @@ class Matrix:
         op = as_op(op, "select")
         thunk = getattr(thunk, "value", thunk)
         thunk = 0 if thunk is None else thunk
-        check_domain(op, self.dtype, _scalar_dtype(thunk))
+        check_domain(op, self.dtype, scalar_dtype(thunk))
         a = self
 
         def compute(mask, opts):
@@ -537,11 +497,6 @@ class Matrix:
         mirrored = not op.reads_positions or (op.name in ("diag", "offdiag") and thunk == 0)
         return MatrixExpression("select", (self, op), self.dtype, self._nrows, self._ncols,
                                 compute, self.grid, symmetric=self._symmetric and mirrored)
-
-    def _call_op(self, op, *args, **kwargs):
-        if op.kind == "select":
-            return self.select(op, *args, **kwargs)
-        return self.apply(op, *args, **kwargs)
 
     # ---- reductions ----
     def _reduce_axis(self, op, axis):
@@ -854,3 +809,5 @@ class _MatrixIndexExpr:
                 local = a._block.values[pos].item()
         return a.grid.comm.bcast_object(local, root=owner)
 
+
+MatrixExpression.output_class = Matrix

@@ -6,6 +6,7 @@ makes one agrees on its value first, so a Scalar is replicated and reading it is
 
 import numpy as np
 
+from ._expr import ScalarExpression
 from .exceptions import EmptyObject
 from .semirings.dtypes import FP64, lookup_dtype
 
@@ -76,3 +77,6 @@ class Scalar:
 
     def __repr__(self):
         return f"<gblas2d.Scalar {self.value!r}, dtype={self.dtype}>"
+
+
+ScalarExpression.output_class = Scalar

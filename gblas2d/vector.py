@@ -11,34 +11,29 @@ from contextlib import nullcontext
 import numpy as np
 
 from . import _redistribute as redist
+from ._container import Container
 from ._expr import (
-    Mask,
+    MatrixExpression,
     ScalarExpression,
-    Updater,
     VectorExpression,
-    _parse_call,
     as_op,
     check_domain,
-    check_options,
     check_size,
     ewise_input_types,
 )
+from ._inputs import FirstOnlyMonoid, agreed_dtype, checked, scalar_dtype
 from ._piece import Piece, PieceMask, Write, accumulated, ewise, write
 from .exceptions import EmptyObject, IndexOutOfBound, InvalidValue
 from .grid import default_grid
 from .semirings import binary, monoid, semiring
-from .semirings.dtypes import FP64, lookup_dtype, unify
+from .semirings.dtypes import FP64, lookup_dtype
 
 __all__ = ["Vector"]
 
 _names = iter(range(10**12))
 
 
-def _scalar_dtype(value):
-    return lookup_dtype(np.asarray(value).dtype)
-
-
-class Vector:
+class Vector(Container):
     """A distributed sparse vector.
 
     Parameters
@@ -80,14 +75,6 @@ class Vector:
     def nvals(self):
         return self._nvals
 
-    @property
-    def S(self):
-        return Mask(self, structure=True)
-
-    @property
-    def V(self):
-        return Mask(self, structure=False)
-
     def __repr__(self):
         return f"<gblas2d.Vector {self.name}: size={self._size}, nvals={self._nvals}, " \
                f"dtype={self.dtype}>"
@@ -116,14 +103,14 @@ class Vector:
                 raise IndexOutOfBound(f"indices must be integers, got {idx.dtype}")
             return idx.astype(np.int64), np.asarray(values)
 
-        indices, values = _checked(grid, distributed, read_input,
+        indices, values = checked(grid, distributed, read_input,
                                    (np.empty(0, np.int64), np.empty(0)))
         if dtype is None and distributed:
-            dtype = _agreed_dtype(grid, values, indices.size)
+            dtype = agreed_dtype(grid, values, indices.size)
         elif dtype is None:
             dtype = lookup_dtype(values.dtype) if values.dtype != object else FP64
         dtype = lookup_dtype(dtype)
-        values = _checked(grid, distributed, lambda: np.broadcast_to(
+        values = checked(grid, distributed, lambda: np.broadcast_to(
             values.astype(dtype.np_type), indices.shape), np.empty(0, dtype.np_type))
         if size is None:
             top = indices.max() + 1 if indices.size else 0
@@ -154,7 +141,7 @@ class Vector:
                 if dup_op is None:
                     raise InvalidValue("Duplicate indices found; give dup_op to combine them")
                 dup = as_op(dup_op, "binary")
-                mon = dup.monoid or _FirstOnlyMonoid(dup)
+                mon = dup.monoid or FirstOnlyMonoid(dup)
                 local_idx, values = redist.reduce_duplicates(local_idx, values, mon)
         except Exception as exc:  # agreed below
             failure = exc
@@ -190,7 +177,7 @@ class Vector:
     @classmethod
     def from_scalar(cls, value, size, dtype=None, *, name=None, grid=None):
         """Collective. A full vector with every entry equal to ``value``."""
-        out = cls(dtype or _scalar_dtype(value), size, name=name, grid=grid)
+        out = cls(dtype or scalar_dtype(value), size, name=name, grid=grid)
         out << value
         return out
 
@@ -214,15 +201,15 @@ class Vector:
         Collective (each entry travels to the owner of its block). Multiplying by ``v.diag()``
         scales or masks the columns of a Matrix by ``v`` in one product.
         """
-        from .matrix import Matrix
-
         k = int(k)
         idx, vals = self._piece.entries()
         rows = idx + self._lo + max(-k, 0)
         n = self._size + abs(k)
-        return Matrix.from_coo(rows, rows + k, vals,
-                               dtype=self.dtype if dtype is None else dtype, nrows=n, ncols=n,
-                               distributed=True, name=name, grid=self.grid)
+        # The Matrix class, known here as the class of matrix results (no import cycle).
+        matrix_class = MatrixExpression.output_class
+        return matrix_class.from_coo(rows, rows + k, vals,
+                                     dtype=self.dtype if dtype is None else dtype, nrows=n,
+                                     ncols=n, distributed=True, name=name, grid=self.grid)
 
     # ---- output ----
     def to_coo(self, dtype=None, *, indices=True, values=True, sort=True):
@@ -268,16 +255,6 @@ class Vector:
         return bool(self.grid.comm.allreduce(np.array([same], dtype=np.int64), "min")[0])
 
     # ---- assignment ----
-    def __call__(self, *args, mask=None, accum=None, replace=False, input_mask=None, **opts):
-        mask, accum, replace = _parse_call(args, mask, accum, replace)
-        return Updater(self, mask, accum, replace, check_options(opts, input_mask))
-
-    def __lshift__(self, other):
-        return self().__lshift__(other)
-
-    def update(self, other):
-        return self << other
-
     def _check_mask(self, mask):
         if not isinstance(mask.parent, Vector):
             raise TypeError("A Vector output needs a Vector mask")
@@ -347,7 +324,7 @@ class Vector:
             value = getattr(value, "value", value)
             if value is None:
                 raise EmptyObject("Cannot assign an empty Scalar")
-            t_type = _scalar_dtype(value)
+            t_type = scalar_dtype(value)
             if whole:
                 # Under a plain mask only its positions can change: T is the scalar there.
                 plain = mask is not None and not mask.complement
@@ -414,29 +391,6 @@ class Vector:
         return VectorExpression(method, (self, other), out_type, self._size, compute, self.grid,
                                 rebind=rebind)
 
-    def ewise_add(self, other, op=monoid.plus):
-        """Union: op where both are present, the one present value elsewhere."""
-        return self._ewise(other, op, "add", "ewise_add")
-
-    def ewise_mult(self, other, op=binary.times):
-        """Intersection: op where both are present."""
-        return self._ewise(other, op, "mult", "ewise_mult")
-
-    def ewise_union(self, other, op, left_default, right_default):
-        """Union with defaults standing in for a missing left or right value."""
-        left_default = getattr(left_default, "value", left_default)
-        right_default = getattr(right_default, "value", right_default)
-        return self._ewise(other, op, "union", "ewise_union", left_default, right_default)
-
-    def __add__(self, other):
-        return self.ewise_union(other, binary.plus, 0, 0)
-
-    def __sub__(self, other):
-        return self.ewise_union(other, binary.minus, 0, 0)
-
-    def __mul__(self, other):
-        return self.ewise_mult(other, binary.times)
-
     def __or__(self, other):
         return _InfixVector(self, other, "add")
 
@@ -468,7 +422,7 @@ class Vector:
                 return op.evaluate(vals)
         elif op.kind in ("indexunary", "select"):
             thunk = 0 if right is None else right
-            out_type = check_domain(op, self.dtype, _scalar_dtype(thunk))
+            out_type = check_domain(op, self.dtype, scalar_dtype(thunk))
 
             def values_of(vals, rows):
                 return op.evaluate(vals, rows, np.zeros_like(rows), thunk)
@@ -477,10 +431,10 @@ class Vector:
             if (left is None) == (right is None):
                 raise TypeError("apply with a binary op needs exactly one of left= or right=")
             bound = right if left is None else left
-            out_type = check_domain(binop, self.dtype, _scalar_dtype(bound))
+            out_type = check_domain(binop, self.dtype, scalar_dtype(bound))
 
             def values_of(vals, rows):
-                s = np.full(len(vals), bound, dtype=_scalar_dtype(bound).np_type)
+                s = np.full(len(vals), bound, dtype=scalar_dtype(bound).np_type)
                 return binop.evaluate(vals, s) if left is None else binop.evaluate(s, vals)
 
         def compute(mask, opts):
@@ -495,7 +449,7 @@ class Vector:
         op = as_op(op, "select")
         thunk = getattr(thunk, "value", thunk)
         thunk = 0 if thunk is None else thunk
-        check_domain(op, self.dtype, _scalar_dtype(thunk))
+        check_domain(op, self.dtype, scalar_dtype(thunk))
         a = self
 
         def compute(mask, opts):
@@ -504,13 +458,6 @@ class Vector:
             return a._piece.select(np.asarray(keep).astype(bool))
 
         return VectorExpression("select", (self, op), self.dtype, self._size, compute, self.grid)
-
-    def _call_op(self, op, *args, **kwargs):
-        if op.kind in ("unary", "indexunary", "binary", "monoid"):
-            return self.apply(op, *args, **kwargs)
-        if op.kind == "select":
-            return self.select(op, *args, **kwargs)
-        raise TypeError(f"{op!r} cannot be applied to a Vector")
 
     # ---- reductions ----
     def reduce(self, op=monoid.plus, *, allow_empty=True):
@@ -609,48 +556,9 @@ class Vector:
         return VectorExpression("scatter", (self, index), self.dtype, size, compute, self.grid)
 
 
-def _checked(grid, distributed, read, fallback):
-    """Run a local input check. With distributed input only this rank may see a problem, so
-    the outcome is agreed (every rank raises the same error); replicated input raises at once."""
-    if not distributed:
-        return read()
-    out = fallback
-    with grid.comm.agreed():
-        out = read()
-    return out
-
-
-def _agreed_dtype(grid, values, count):
-    """Collective. The dtype of distributed input: the unified type of the ranks that pass
-    entries, so a rank with an empty share does not guess a different type."""
-    mine = lookup_dtype(values.dtype).name if count and values.dtype != object else None
-    names = [t for t in grid.comm.allgather_object(mine) if t is not None]
-    if not names:
-        return FP64 if values.dtype == object else lookup_dtype(values.dtype)
-    out = lookup_dtype(names[0])
-    for name in names[1:]:
-        out = unify(out, name)
-    return out
-
-
 def _sorted(idx, vals):
     order = np.argsort(idx, kind="stable")
     return idx[order], vals[order]
-
-
-class _FirstOnlyMonoid:
-    """Combine duplicates with a binary op that has no monoid (folded left to right)."""
-
-    def __init__(self, op):
-        self.op = op
-
-    def reduceat(self, values, starts):
-        ends = np.append(starts[1:], len(values))
-        out = values[starts].copy()
-        for k in range(1, int((ends - starts).max(initial=1))):
-            more = ends - starts > k
-            out[more] = self.op.evaluate(out[more], values[starts[more] + k])
-        return out
 
 
 def _positions(size, index):
@@ -755,3 +663,5 @@ class _InfixVector:
     def _compute(self):
         return self._as_expression()._compute
 
+
+VectorExpression.output_class = Vector

@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import trace
 from ..exceptions import InvalidValue
-from ..graphio import _on_root, _write_atomically
+from ..graphio import on_root, write_atomically
 from .algorithms import ALGORITHMS, check_options, needs_weights
 
 
@@ -46,11 +46,11 @@ def write_result(path, result, grid):
 
     def work():
         try:
-            _write_atomically(path, write, compress=False)
+            write_atomically(path, write, compress=False)
         except OSError as exc:
             raise type(exc)(f"cannot write {exc}") from exc
 
-    _on_root(grid, work)
+    on_root(grid, work)
 
 
 def trace_table(events):

@@ -65,3 +65,80 @@ def test_the_check_catches_offenders(tmp_path):
     assert [o.split(": ")[1] for o in offenders] == [
         "mpi4py.MPI", "cupy", "gblas2d", "..",
     ]
+
+
+def engine_imports(package, installed_as=None):
+    """``(graph, private)``: for each module directly in ``package``, the sibling modules it
+    imports (at any depth in the file, deferred imports included), and every import anywhere
+    below ``package`` of an underscore name that is not a module. ``installed_as`` maps a
+    subpackage path to the folder it is installed from (``gblas2d/semirings`` is
+    ``semirings/``)."""
+    installed_as = installed_as or {}
+    graph, private = {}, []
+    for path in sorted(package.rglob("*.py")):
+        here = path.parent
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if not isinstance(node, ast.ImportFrom) or node.level == 0:
+                continue
+            base = here
+            for _ in range(node.level - 1):
+                base = base.parent
+            target = base.joinpath(*node.module.split(".")) if node.module else base
+            target = installed_as.get(target, target)
+            for alias in node.names:
+                is_module = (target / f"{alias.name}.py").exists() or \
+                    (target / alias.name).is_dir()
+                if alias.name.startswith("_") and not is_module:
+                    private.append(f"{path.relative_to(package)}:{node.lineno}: {alias.name}")
+                if here == package and target == package and is_module:
+                    graph.setdefault(path.stem, set()).add(alias.name)
+                elif here == package and node.module and base == package:
+                    graph.setdefault(path.stem, set()).add(node.module.split(".")[0])
+    return graph, private
+
+
+def cycle_in(graph):
+    """One import cycle of ``graph`` as a list of modules, or None."""
+    state = {}
+
+    def visit(module, path):
+        state[module] = "open"
+        for dep in sorted(graph.get(module, ())):
+            if state.get(dep) == "open":
+                return path[path.index(dep):] + [dep]
+            if dep not in state:
+                found = visit(dep, path + [dep])
+                if found:
+                    return found
+        state[module] = "done"
+        return None
+
+    for module in sorted(graph):
+        if module not in state:
+            found = visit(module, [module])
+            if found:
+                return found
+    return None
+
+
+def test_engine_modules_import_without_cycles_or_private_names():
+    """The engine's layering (DESIGN.md): expressions, containers, products, exchange and comm
+    import one another one way, and no module imports another's underscore names."""
+    graph, private = engine_imports(
+        REPO / "gblas2d", {REPO / "gblas2d" / "semirings": REPO / "semirings"})
+    assert {"matrix", "vector", "_expr", "_products"} <= set(graph)
+    graph.pop("__init__", None)
+    assert cycle_in(graph) is None
+    assert private == []
+
+
+def test_the_engine_check_catches_cycles_and_private_imports(tmp_path):
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "a.py").write_text("from .b import thing\n")
+    (package / "b.py").write_text("def f():\n    from .a import _hidden\n")
+    (package / "_mod.py").write_text("")
+    (package / "c.py").write_text("from . import _mod\n")
+    graph, private = engine_imports(package)
+    assert cycle_in(graph) == ["a", "b", "a"]
+    assert private == ["b.py:2: _hidden"]

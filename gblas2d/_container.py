@@ -1,0 +1,71 @@
+"""What a distributed Matrix and Vector share: their masks, the ``w(mask, accum, replace) <<
+expr`` syntax, the element-wise methods with their infix forms, and calling an op on them.
+
+A subclass supplies the operations themselves: ``_ewise`` (an element-wise expression of two
+operands of its kind), ``apply``, ``select``, ``_check_mask`` (is this mask's shape the
+output's?) and ``_update`` (the collective write of an expression, object or scalar).
+"""
+
+from ._expr import Mask, Updater, check_options, parse_call
+from .semirings import binary, monoid
+
+__all__ = ["Container"]
+
+
+class Container:
+    """Base of Matrix and Vector (see the module docstring)."""
+
+    @property
+    def S(self):
+        """The structural mask: every stored entry allows."""
+        return Mask(self, structure=True)
+
+    @property
+    def V(self):
+        """The value mask: every stored entry whose value is nonzero allows."""
+        return Mask(self, structure=False)
+
+    # ---- assignment ----
+    def __call__(self, *args, mask=None, accum=None, replace=False, input_mask=None, **opts):
+        """What stands left of ``<<``: ``w(mask, accum, replace, direction=, exchange=)``."""
+        mask, accum, replace = parse_call(args, mask, accum, replace)
+        return Updater(self, mask, accum, replace, check_options(opts, input_mask))
+
+    def __lshift__(self, other):
+        return self().__lshift__(other)
+
+    def update(self, other):
+        """Collective. ``self << other``."""
+        return self << other
+
+    # ---- element-wise ----
+    def ewise_add(self, other, op=monoid.plus):
+        """Union: op where both are present, the one present value elsewhere."""
+        return self._ewise(other, op, "add", "ewise_add")
+
+    def ewise_mult(self, other, op=binary.times):
+        """Intersection: op where both are present."""
+        return self._ewise(other, op, "mult", "ewise_mult")
+
+    def ewise_union(self, other, op, left_default, right_default):
+        """Union with defaults standing in for a missing left or right value."""
+        return self._ewise(other, op, "union", "ewise_union",
+                           getattr(left_default, "value", left_default),
+                           getattr(right_default, "value", right_default))
+
+    def __add__(self, other):
+        return self.ewise_union(other, binary.plus, 0, 0)
+
+    def __sub__(self, other):
+        return self.ewise_union(other, binary.minus, 0, 0)
+
+    def __mul__(self, other):
+        return self.ewise_mult(other, binary.times)
+
+    # ---- an op called on the object: ``unary.abs(v)``, ``select.tril(A)`` ----
+    def _call_op(self, op, *args, **kwargs):
+        if op.kind in ("unary", "indexunary", "binary", "monoid"):
+            return self.apply(op, *args, **kwargs)
+        if op.kind == "select":
+            return self.select(op, *args, **kwargs)
+        raise TypeError(f"{op!r} cannot be applied to a {type(self).__name__}")
