@@ -15,8 +15,7 @@ import numpy as np
 
 from ._kernels import run_starts
 
-__all__ = ["choose_format", "fold_segment", "gather_bitmap", "gather_segment", "merge_parts",
-           "segment_is_local"]
+__all__ = ["choose_format", "fold_segment", "gather_bitmap", "gather_segment", "merge_parts"]
 
 _SPARSE, _DENSE = 0, 1
 _HEADER = 16
@@ -123,20 +122,6 @@ def merge_parts(parts, length, monoid, dtype):
     return idx[starts], monoid.reduceat(vals, starts).astype(dtype, copy=False)
 
 
-def _segment_pieces(grid, axis):
-    """Piece numbers of this rank's segment along ``axis`` ("row" or "col"), in group order."""
-    r, c = grid.shape
-    if axis == "row":
-        return [grid.myrow * c + k for k in range(c)]
-    return [grid.mycol * r + t for t in range(r)]
-
-
-def segment_is_local(grid, axis):
-    """Whether this rank's row ("row") or column ("col") segment is its own piece: nothing
-    travels to gather it or to fold into it."""
-    return (grid.nrows if axis == "col" else grid.ncols) == 1
-
-
 def gather_segment(grid, n, idx, vals, dtype, axis, force=None):
     """Collective. Gather this rank's piece of a length-n space into its row or column segment.
 
@@ -145,19 +130,18 @@ def gather_segment(grid, n, idx, vals, dtype, axis, force=None):
     values, and the formats that travelled.
     """
     lo, hi = grid.piece(n)
-    if segment_is_local(grid, axis):
+    if grid.segment_is_local(axis):
         # The segment is this rank's own piece: nothing travels.
         return lo, idx, np.asarray(vals, dtype=dtype), ["local"]
     msg = encode(idx, vals, hi - lo, dtype, force)
     if axis == "col":
         # Piece k moves to grid position (k % R, k // R); this rank receives the piece whose
         # position it is.
-        t, j = grid.myrow, grid.mycol
-        msg = grid.comm.sendrecv(msg, grid.col_position(grid.rank), j * grid.nrows + t)
+        msg = grid.comm.sendrecv(msg, grid.col_position(grid.rank), grid.col_piece())
         group = grid.col_comm
     else:
         group = grid.row_comm
-    pieces = _segment_pieces(grid, axis)
+    pieces = grid.segment_pieces(axis)
     off = grid.offsets(n)
     seg_lo = int(off[pieces[0]])
     out_idx, out_vals, formats = [], [], []
@@ -177,9 +161,9 @@ def fold_segment(grid, n, idx, vals, monoid, dtype, axis, force=None):
     Every piece is combined with ``monoid`` at its owner. Returns ``(idx, vals, formats)`` for
     this rank's own piece.
     """
-    if segment_is_local(grid, axis):
+    if grid.segment_is_local(axis):
         return idx, np.asarray(vals, dtype=dtype), ["local"]
-    pieces = _segment_pieces(grid, axis)
+    pieces = grid.segment_pieces(axis)
     off = grid.offsets(n)
     seg_lo = int(off[pieces[0]])
     bounds = np.searchsorted(idx, off[pieces + [pieces[-1] + 1]] - seg_lo)
@@ -214,16 +198,15 @@ def fold_segment(grid, n, idx, vals, monoid, dtype, axis, force=None):
 def gather_bitmap(grid, n, bits, axis):
     """Collective. Gather this rank's piece of a bitmap (packed, n/8 bytes a piece) into its
     row or column segment; returns the segment's bool array."""
-    if segment_is_local(grid, axis):
+    if grid.segment_is_local(axis):
         return bits
     msg = np.packbits(bits)
     if axis == "col":
-        t, j = grid.myrow, grid.mycol
-        msg = grid.comm.sendrecv(msg, grid.col_position(grid.rank), j * grid.nrows + t)
+        msg = grid.comm.sendrecv(msg, grid.col_position(grid.rank), grid.col_piece())
         group = grid.col_comm
     else:
         group = grid.row_comm
     off = grid.offsets(n)
     parts = group.allgatherv(msg)
     return np.concatenate([np.unpackbits(p, count=int(off[k + 1] - off[k])).astype(bool)
-                           for k, p in zip(_segment_pieces(grid, axis), parts, strict=True)])
+                           for k, p in zip(grid.segment_pieces(axis), parts, strict=True)])

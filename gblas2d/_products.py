@@ -106,7 +106,7 @@ def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
         in_ptr, out_ptr = block.csr[0], block.csc_ptr
     in_len = len(in_ptr) - 1
 
-    if ex.segment_is_local(grid, in_axis):
+    if grid.segment_is_local(in_axis):
         # x's piece is the whole input segment: no gather, and a dense bitmap is not rebuilt.
         x_seg, in_formats = x._piece.compact(), ["local"]
         x_idx = x_seg.entries()[0]
@@ -130,7 +130,7 @@ def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
         direction = "push" if work[0] < work[1] else "pull"
 
     allowed = local_mask
-    if local_mask is not None and not ex.segment_is_local(grid, out_axis):
+    if local_mask is not None and not grid.segment_is_local(out_axis):
         # The output segment spans several pieces. A pull needs the mask there to skip the
         # rows it forbids: gather its packed bitmap. A push leaves it to the owners, which
         # apply it to what the fold brings (O(entries)), not O(n / R) bits a product.
@@ -240,8 +240,7 @@ def mxm_compute(A, B, semiring, out_type, mask, opts):
     nk = A.ncols
     if grid.nprocs > 1:
         b_rows, b_cols, b_vals = B._block.global_coo(B._row_lo, B._col_lo)
-        pieces = grid.owner(nk, b_rows)
-        dest = (pieces % grid.nrows) * grid.ncols + pieces // grid.nrows
+        dest = grid.col_position(grid.owner(nk, b_rows))
         got = redist.to_owners(grid, dest, b_rows, b_cols, b_vals)
         b_rows, b_cols, b_vals = (np.concatenate(grid.col_comm.allgatherv(a)) for a in got)
 
@@ -290,7 +289,7 @@ def _fold_mxm(grid, A, B, semiring, rows, cols, vals):
     """Collective along ``row_comm``. Partial products to the owners of their columns, merged
     with the monoid there: this rank's block of C as sorted (keys, values)."""
     n_out_cols = B.ncols
-    members = grid.owner(n_out_cols, cols) // grid.nrows
+    members = grid.col_block_of(n_out_cols, cols)
     col_lo, col_hi = grid.col_block(n_out_cols)
     parts = []
     for arr in (rows, cols, vals):

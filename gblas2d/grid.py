@@ -148,9 +148,36 @@ class Grid:
             self.owner(ncols, cols) // self.nrows
 
     def col_position(self, k):
-        """Grid rank (t, j) that piece k occupies when pieces are laid along grid columns."""
+        """Grid rank (t, j) that piece k occupies when pieces are laid along grid columns;
+        vectorized."""
         j, t = divmod(k, self.nrows)
         return t * self.ncols + j
+
+    def col_piece(self):
+        """The piece that sits at this rank's grid position (t, j) when pieces are laid along
+        grid columns: ``j * R + t`` (the inverse of ``col_position``)."""
+        return self.mycol * self.nrows + self.myrow
+
+    def row_block_of(self, n, index):
+        """The grid row whose row block holds each global index; vectorized."""
+        return self.owner(n, index) // self.ncols
+
+    def col_block_of(self, n, index):
+        """The grid column whose column block holds each global index; vectorized."""
+        return self.owner(n, index) // self.nrows
+
+    def segment_pieces(self, axis):
+        """The pieces of this rank's row segment ("row": pieces [i*C, (i+1)*C), held along
+        its grid row) or column segment ("col": pieces [j*R, (j+1)*R)), in group order."""
+        r, c = self.shape
+        if axis == "row":
+            return [self.myrow * c + k for k in range(c)]
+        return [self.mycol * r + t for t in range(r)]
+
+    def segment_is_local(self, axis):
+        """Whether this rank's row ("row") or column ("col") segment is its own piece alone:
+        nothing travels to gather it or to fold into it."""
+        return (self.nrows if axis == "col" else self.ncols) == 1
 
 
 _default = []

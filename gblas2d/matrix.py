@@ -645,7 +645,7 @@ class Matrix(Container):
         # c of this block has one grid row, so it is found per column, not per entry; r meets
         # only the few column blocks its row block spans.
         t_rows = self._col_lo + np.arange(b.ncols, dtype=np.int64)
-        grid_row = (grid.owner(self._ncols, t_rows) // grid.ncols).astype(np.int16)
+        grid_row = grid.row_block_of(self._ncols, t_rows).astype(np.int16)
         col_bounds = [grid.col_block(self._nrows, j)[0] for j in range(1, grid.ncols)]
         grid_col = np.searchsorted(np.array(col_bounds, dtype=np.int64) - self._row_lo, r,
                                    side="right").astype(np.int16)

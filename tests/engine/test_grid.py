@@ -160,6 +160,22 @@ def test_each_rank_position_and_own_blocks(shape):
             plo, phi = g.piece(n, k)
             clo, chi = g.col_block(n, j)
             assert clo <= plo and phi <= chi
+        assert np.array_equal(g.col_position(np.arange(r * c)), positions)
+        assert positions[g.col_piece()] == rank
+        # The segments: this rank's row segment is its row block, its column segment its
+        # column block, each as the pieces of its group.
+        row_pieces, col_pieces = g.segment_pieces("row"), g.segment_pieces("col")
+        assert (g.piece(n, row_pieces[0])[0], g.piece(n, row_pieces[-1])[1]) == g.row_block(n)
+        assert (g.piece(n, col_pieces[0])[0], g.piece(n, col_pieces[-1])[1]) == g.col_block(n)
+        assert g.segment_is_local("row") == (c == 1) and g.segment_is_local("col") == (r == 1)
+        # Which block holds each index.
+        index = np.arange(n)
+        for i in range(r):
+            lo, hi = g.row_block(n, i)
+            assert (g.row_block_of(n, index[lo:hi]) == i).all()
+        for j in range(c):
+            lo, hi = g.col_block(n, j)
+            assert (g.col_block_of(n, index[lo:hi]) == j).all()
 
 
 def most_square_brute_force(p):
