@@ -3,13 +3,14 @@ expr`` syntax, the element-wise methods with their infix forms, and calling an o
 
 A subclass supplies the operations themselves: ``_ewise`` (an element-wise expression of two
 operands of its kind), ``apply``, ``select``, ``_check_mask`` (is this mask's shape the
-output's?) and ``_update`` (the collective write of an expression, object or scalar).
+output's?), ``_update`` (the collective write of an expression, object or scalar) and
+``_assign`` (``w[index] << value``). ``Updater``, what ``w(...)`` returns, calls those hooks.
 """
 
-from ._expr import Mask, Updater, check_options, parse_call
+from ._expr import Mask, check_grids, check_options, parse_call
 from .semirings import binary, monoid
 
-__all__ = ["Container"]
+__all__ = ["Container", "Updater"]
 
 
 class Container:
@@ -69,3 +70,45 @@ class Container:
         if op.kind == "select":
             return self.select(op, *args, **kwargs)
         raise TypeError(f"{op!r} cannot be applied to a {type(self).__name__}")
+
+
+class Updater:
+    """What ``w(mask=..., accum=..., replace=...)`` returns: the target of ``<<`` and ``[]``."""
+
+    def __init__(self, parent, mask=None, accum=None, replace=False, opts=None):
+        self.parent = parent
+        self.mask = mask
+        self.accum = accum
+        self.replace = replace
+        self.opts = opts or {}
+        if mask is not None:
+            check_grids(parent.grid, mask.parent)
+            parent._check_mask(mask)
+
+    def __lshift__(self, other):
+        """Collective. Assign ``other`` (an expression, a Vector/Matrix, or a scalar)."""
+        check_grids(self.parent.grid, other)
+        self.parent._update(other, self.mask, self.accum, self.replace, self.opts)
+        return self.parent
+
+    def update(self, other):
+        return self.__lshift__(other)
+
+    def __getitem__(self, index):
+        return _AssignTarget(self, index)
+
+    def __setitem__(self, index, value):
+        _AssignTarget(self, index) << value
+
+
+class _AssignTarget:
+    """``w(mask)[index]``: the left side of an assignment."""
+
+    def __init__(self, updater, index):
+        self.updater = updater
+        self.index = index
+
+    def __lshift__(self, value):
+        up = self.updater
+        up.parent._assign(self.index, value, up.mask, up.accum, up.replace)
+        return up.parent

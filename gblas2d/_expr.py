@@ -15,8 +15,8 @@ from .exceptions import DimensionMismatch, DomainMismatch, InvalidValue, NotImpl
 from .semirings import _base, from_string
 from .semirings.dtypes import lookup_dtype, unify
 
-__all__ = ["Mask", "Replace", "Updater", "VectorExpression", "MatrixExpression",
-           "ScalarExpression", "replace"]
+__all__ = ["Mask", "Replace", "VectorExpression", "MatrixExpression", "ScalarExpression",
+           "replace"]
 
 
 class Replace:
@@ -47,11 +47,11 @@ class Mask:
     def local(self):
         """This rank's part of a Vector mask, as a ``PieceMask`` (O(1) for a structural mask,
         O(entries) for a value mask)."""
-        return PieceMask(self.parent._piece, self.structure, self.complement)
+        return PieceMask(self.parent.piece, self.structure, self.complement)
 
     def block_mask(self):
         """This rank's part of a Matrix mask, aligned with the output's block."""
-        return BlockMask(self.parent._block, self.structure, self.complement)
+        return BlockMask(self.parent.block, self.structure, self.complement)
 
 
 def parse_call(args, mask, accum, replace_flag):
@@ -111,48 +111,6 @@ def check_grids(grid, *operands):
             raise InvalidValue(f"{type(obj).__name__} {getattr(obj, 'name', '')!s} lives on "
                                f"{where}, not on {grid.describe()}: the operands of one "
                                "operation must share a grid")
-
-
-class Updater:
-    """What ``w(mask=..., accum=..., replace=...)`` returns: the target of ``<<`` and ``[]``."""
-
-    def __init__(self, parent, mask=None, accum=None, replace=False, opts=None):
-        self.parent = parent
-        self.mask = mask
-        self.accum = accum
-        self.replace = replace
-        self.opts = opts or {}
-        if mask is not None:
-            check_grids(parent.grid, mask.parent)
-            parent._check_mask(mask)
-
-    def __lshift__(self, other):
-        """Collective. Assign ``other`` (an expression, a Vector/Matrix, or a scalar)."""
-        check_grids(self.parent.grid, other)
-        self.parent._update(other, self.mask, self.accum, self.replace, self.opts)
-        return self.parent
-
-    def update(self, other):
-        return self.__lshift__(other)
-
-    def __getitem__(self, index):
-        return _AssignTarget(self, index)
-
-    def __setitem__(self, index, value):
-        _AssignTarget(self, index) << value
-
-
-class _AssignTarget:
-    """``w(mask)[index]``: the left side of an assignment."""
-
-    def __init__(self, updater, index):
-        self.updater = updater
-        self.index = index
-
-    def __lshift__(self, value):
-        up = self.updater
-        up.parent._assign(self.index, value, up.mask, up.accum, up.replace)
-        return up.parent
 
 
 class _Expression:

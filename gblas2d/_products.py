@@ -89,8 +89,8 @@ def _scipy_operand(semiring, a_dtype, x_dtype, x_first):
 def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
     """Collective. This rank's Piece of ``A (+).(x) x`` or ``x (+).(x) A``."""
     grid = A.grid
-    block = A._block
-    if A._symmetric and grid.nprocs == 1:
+    block = A.block
+    if A.is_symmetric and grid.nprocs == 1:
         # The block is the whole matrix and equals its transpose: its CSR is its CSC.
         block.symmetric = True
     start = time.perf_counter()
@@ -98,20 +98,20 @@ def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
     force = opts.get("exchange")
     if orient == "mxv":
         n_in, n_out, in_axis, out_axis = A.ncols, A.nrows, "col", "row"
-        in_offset, out_offset = A._col_lo, A._row_lo
+        in_offset, out_offset = A.col_offset, A.row_offset
         in_ptr, out_ptr = block.csc_ptr, block.csr[0]
     else:
         n_in, n_out, in_axis, out_axis = A.nrows, A.ncols, "row", "col"
-        in_offset, out_offset = A._row_lo, A._col_lo
+        in_offset, out_offset = A.row_offset, A.col_offset
         in_ptr, out_ptr = block.csr[0], block.csc_ptr
     in_len = len(in_ptr) - 1
 
     if grid.segment_is_local(in_axis):
         # x's piece is the whole input segment: no gather, and a dense bitmap is not rebuilt.
-        x_seg, in_formats = x._piece.compact(), ["local"]
+        x_seg, in_formats = x.piece.compact(), ["local"]
         x_idx = x_seg.entries()[0]
     else:
-        local_idx, local_vals = x._piece.entries()
+        local_idx, local_vals = x.piece.entries()
         _, x_idx, x_vals, in_formats = ex.gather_segment(
             grid, n_in, local_idx, local_vals, x.dtype.np_type, in_axis, force)
         x_seg = Piece.from_entries(in_len, x_idx, x_vals, operand=True)
@@ -178,7 +178,7 @@ def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
 def _piece_degrees(A, orient):
     """Collective (once per block and orientation, then cached). The degree in the whole
     matrix of each output of this rank's piece: rows for mxv, columns for vxm."""
-    block = A._block
+    block = A.block
     key = f"degrees_{orient}"
     if key not in block.derived:
         if orient == "mxv":
@@ -239,7 +239,7 @@ def mxm_compute(A, B, semiring, out_type, mask, opts):
     before = _count_bytes() if _tracers else None
     nk = A.ncols
     if grid.nprocs > 1:
-        b_rows, b_cols, b_vals = B._block.global_coo(B._row_lo, B._col_lo)
+        b_rows, b_cols, b_vals = B.block.global_coo(B.row_offset, B.col_offset)
         dest = grid.col_position(grid.owner(nk, b_rows))
         got = redist.to_owners(grid, dest, b_rows, b_cols, b_vals)
         b_rows, b_cols, b_vals = (np.concatenate(grid.col_comm.allgatherv(a)) for a in got)
@@ -248,21 +248,21 @@ def mxm_compute(A, B, semiring, out_type, mask, opts):
     try:
         if grid.nprocs == 1:
             # B's block is the whole of B, already CSR over A's columns.
-            b_ptr, b_cols, b_vals = B._block.csr
+            b_ptr, b_cols, b_vals = B.block.csr
         else:
-            inner = b_rows - A._col_lo
+            inner = b_rows - A.col_offset
             order = np.lexsort((b_cols, inner))
             inner, b_cols, b_vals = inner[order], b_cols[order], b_vals[order]
-            b_ptr = np.zeros(A._block.ncols + 1, dtype=np.int64)
-            np.cumsum(np.bincount(inner, minlength=A._block.ncols), out=b_ptr[1:])
+            b_ptr = np.zeros(A.block.ncols + 1, dtype=np.int64)
+            np.cumsum(np.bincount(inner, minlength=A.block.ncols), out=b_ptr[1:])
         # With one grid column the local product is this rank's whole block of C: the mask
         # goes into it, and nothing is left to fold.
         local_mask = None
         if mask is not None and grid.ncols == 1:
-            local_mask = BlockMask(mask.parent._block, mask.structure, mask.complement)
+            local_mask = BlockMask(mask.parent.block, mask.structure, mask.complement)
         product = backends.get().spgemm(
-            A._block, (b_ptr, b_cols, b_vals, B.ncols), semiring, A.dtype, B.dtype,
-            a_row_offset=A._row_lo, inner_offset=A._col_lo, mask=local_mask)
+            A.block, (b_ptr, b_cols, b_vals, B.ncols), semiring, A.dtype, B.dtype,
+            a_row_offset=A.row_offset, inner_offset=A.col_offset, mask=local_mask)
         rows, cols = product.rows, product.cols
         vals = product.values.astype(out_type.np_type, copy=False)
         if grid.ncols == 1:
@@ -300,5 +300,5 @@ def _fold_mxm(grid, A, B, semiring, rows, cols, vals):
             [sorted_arr[bounds[m]:bounds[m + 1]] for m in range(grid.ncols)])))
     rows, cols, vals = parts
     keys, vals = reduce_scattered(rows * (col_hi - col_lo) + (cols - col_lo), vals,
-                                  semiring.monoid, A._block.nrows * (col_hi - col_lo))
+                                  semiring.monoid, A.block.nrows * (col_hi - col_lo))
     return keys, vals

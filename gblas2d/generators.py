@@ -223,7 +223,8 @@ def _build(n, edges, symmetric, dtype, grid, name):
     A = Matrix.from_coo(edges.pop(0), edges.pop(0), values, dtype=dtype, nrows=n, ncols=n,
                         dup_op=binary.min, name=name, distributed=True, grid=grid)
     # Each edge and its reverse carry the same weight and meet the same repeats.
-    A._symmetric = symmetric
+    if symmetric:
+        A.mark_symmetric()
     return A
 
 

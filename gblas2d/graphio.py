@@ -378,7 +378,8 @@ def mmread(path, *, dtype=None, dup_op=None, name=None, grid=None):
         raise InvalidValue(f"{path}: duplicate entries (a Matrix Market file lists each entry "
                            "once, and one triangle only when symmetric; give dup_op to "
                            "combine them)") from exc
-    A._symmetric = _mirrored_alike(symmetry == "symmetric", dup_op)
+    if _mirrored_alike(symmetry == "symmetric", dup_op):
+        A.mark_symmetric()
     return A
 
 
@@ -666,7 +667,8 @@ def read_edgelist(path, *, base=0, weighted=None, nrows=None, symmetric=False,
         if dup_op is not None:
             raise
         raise InvalidValue(f"{path}: repeated edges (give dup_op to combine them)") from exc
-    A._symmetric = _mirrored_alike(symmetric, dup_op)
+    if _mirrored_alike(symmetric, dup_op):
+        A.mark_symmetric()
     return A
 
 

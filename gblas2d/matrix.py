@@ -102,6 +102,36 @@ class Matrix(Container):
         return f"<gblas2d.Matrix {self.name}: {self._nrows}x{self._ncols}, " \
                f"nvals={self._nvals}, dtype={self.dtype}>"
 
+    # ---- this rank's part: what the products, the exchange and the backends read ----
+    @property
+    def block(self):
+        """This rank's ``Block`` (local CSR of rows of row block i, columns of column block j);
+        read-only: blocks never change, an operation installs a new one."""
+        return self._block
+
+    @property
+    def row_offset(self):
+        """Global index of this rank's first block row."""
+        return self._row_lo
+
+    @property
+    def col_offset(self):
+        """Global index of this rank's first block column."""
+        return self._col_lo
+
+    @property
+    def is_symmetric(self):
+        """Whether this matrix is known to equal its transpose (False: not known). A matrix
+        from a symmetric generator or file is, and so are ``apply``, value selects and
+        element-wise results of such matrices; any write forgets it."""
+        return self._symmetric
+
+    def mark_symmetric(self):
+        """Declare that this matrix equals its transpose, which the caller guarantees (the
+        generators and readers do for symmetric input). ``A.T`` then moves no entries. Local:
+        every rank calls it, or none."""
+        self._symmetric = True
+
     def local_block(self):
         """(first global row, first global column, local rows, local cols, values); no copy.
         A matrix whose entries share one value (a pattern) holds it once: its values are then

@@ -79,6 +79,17 @@ class Vector(Container):
         return f"<gblas2d.Vector {self.name}: size={self._size}, nvals={self._nvals}, " \
                f"dtype={self.dtype}>"
 
+    # ---- this rank's part: what the products, the exchange and the masks read ----
+    @property
+    def piece(self):
+        """This rank's ``Piece`` (sparse or bitmap); read it, do not change it."""
+        return self._piece
+
+    @property
+    def offset(self):
+        """Global index of this rank's first position."""
+        return self._lo
+
     def local_piece(self):
         """(first global index, sorted local positions, values) of this rank's entries.
 
