@@ -248,6 +248,16 @@ def _parse_field(head):
     return "unsigned-integer" if head.type.name == "UINT64" else "integer"
 
 
+def _reject_binary(path, data):
+    """A NUL byte is binary data, never Matrix Market text, and scipy's compiled reader can
+    crash the process on one: refuse the file with the line it is on."""
+    at = data.find(b"\x00")
+    if at >= 0:
+        line = data.count(b"\n", 0, at) + 1
+        raise InvalidValue(f"{path}: line {line}: a NUL byte (binary data, not Matrix Market "
+                           "text)")
+
+
 def _mm_stream(data, head):
     """The file with a banner scipy accepts, and comment lines among the data blanked out
     (LAGraph allows them, scipy does not); lines keep their numbers, except that a file
@@ -263,7 +273,10 @@ def _mm_stream(data, head):
     body = view[head.body_start:]
     if body[:1] == b"%" or data.find(b"\n%", head.body_start) >= 0:
         body = re.sub(rb"(?m)^%[^\n]*", b"", body)
-    return b"".join([*parts, body]), added
+    # scipy's compiled reader can crash on a last line without its newline (seen with an
+    # extra token there): every line ends with one.
+    end = b"" if bytes(body[-1:]) in (b"", b"\n") else b"\n"
+    return b"".join([*parts, body, end]), added
 
 
 def _mm_entries(path, dtype):
@@ -271,6 +284,7 @@ def _mm_entries(path, dtype):
     import scipy.io
 
     data = _read_bytes(path)
+    _reject_binary(path, data)
     head = _mm_header(path, data)
     stream, added = _mm_stream(data, head)
     del data
