@@ -73,6 +73,9 @@ def _parser():
     run.add_argument("--tol", type=float, default=1e-4)
     run.add_argument("--max-iter", type=int, default=None,
                      help="iterations at most (default: pagerank 100, label_propagation 10)")
+    run.add_argument("--iterations", type=int, default=None,
+                     help="pagerank: run exactly this many iterations, with no convergence "
+                          "check (LDBC Graphalytics' num-iterations)")
     run.add_argument("--colors", type=int, default=64,
                      help="fused_bpt: random sources, one sample each (default 64)")
     run.add_argument("--seeds", type=int, default=10,

@@ -14,23 +14,27 @@ import pytest
 from _graphs import ENGINES, LIBS, PATTERNS, agreed, assert_agreed, assert_dense, from_edges, graph
 from gblas2d.algorithms import pagerank
 
-from gblas2d.exceptions import ConvergenceFailure
+from gblas2d.exceptions import ConvergenceFailure, InvalidValue
 
 
-def pagerank_ref(pattern, damping=0.85, tol=1e-4, max_iter=100, variant="graphalytics"):
-    """The power iteration of the pagerank docstring, in numpy."""
+def pagerank_ref(pattern, damping=0.85, tol=1e-4, max_iter=100, variant="graphalytics",
+                 iterations=None):
+    """The power iteration of the pagerank docstring, in numpy (exactly ``iterations`` of it
+    when given)."""
     n = pattern.shape[0]
     out_degree = np.asarray(pattern.sum(axis=1)).ravel()
     dangling = out_degree == 0
     r = np.full(n, 1.0 / n)
-    for _ in range(max_iter):
+    for _ in range(max_iter if iterations is None else iterations):
         w = damping * np.divide(r, out_degree, out=np.zeros(n), where=~dangling)
         lost = r[dangling].sum() if variant == "graphalytics" else 0.0
         r_next = (1 - damping + damping * lost) / n + pattern.T @ w
         err = np.abs(r_next - r).sum()
         r = r_next
-        if err < tol:
+        if iterations is None and err < tol:
             return r
+    if iterations is not None:
+        return r
     raise AssertionError("the reference did not converge")
 
 
@@ -128,3 +132,25 @@ def test_convergence_failure_is_agreed_and_the_same_on_both_engines():
     assert messages[0].split("(")[0] == messages[1].split("(")[0]
     # The collectives still line up after the failure.
     assert_dense(pagerank(g.gb), pagerank_ref(g.pattern), "FP64", missing=np.nan, rtol=1e-9)
+
+
+@pytest.mark.parametrize("name", ["west0067", "ldbc-directed-example-bool", "karate"])
+@pytest.mark.parametrize("iterations", [0, 1, 2, 7])
+def test_a_fixed_number_of_iterations(name, iterations):
+    """``iterations=`` runs exactly that many (LDBC Graphalytics' num-iterations): no
+    convergence check, so two iterations return where ``max_iter=2`` fails to converge."""
+    g = graph(name)
+    want = pagerank_ref(g.pattern, iterations=iterations)
+    for lib in LIBS:
+        ranks = pagerank(g.on(lib), iterations=iterations, tol=1e-30, max_iter=1)
+        assert_dense(ranks, want, "FP64", missing=np.nan, rtol=1e-9, what=lib)
+
+
+@pytest.mark.parametrize("bad", [-1, 2.5, True])
+def test_bad_iterations_are_refused(bad):
+    g = graph("karate")
+    for lib in LIBS:
+        with pytest.raises(InvalidValue) as exc:
+            pagerank(g.on(lib), iterations=bad)
+        if lib == "gblas2d":
+            assert_agreed(exc, InvalidValue)

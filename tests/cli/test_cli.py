@@ -152,6 +152,13 @@ def test_an_algorithm_without_an_answer_exits_1():
     assert "pagerank did not reach tol=0.0001 in 2 iterations" in done.stderr
 
 
+def test_pagerank_runs_a_fixed_number_of_iterations():
+    # Graphalytics' num-iterations: two iterations answer where --max-iter 2 does not.
+    done = gblas2d("run", "pagerank", "--graph", "kron:8", "--iterations", 2, "--check")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "check: OK (ranks against 2 dense power iterations)" in done.stdout
+
+
 def test_shortest_paths_on_a_pattern_file_use_unit_weights():
     done = gblas2d("run", "sssp", "--graph", KARATE, "--source", 0, "--method",
                    "delta_stepping", "--delta", 2, "--check")
