@@ -8,6 +8,7 @@ symmetric), ``grid:R:C`` (an R x C mesh), or a path: ``.mtx`` / ``.mtx.gz`` (Mat
 from pathlib import Path
 
 from .. import generators, io
+from ..grid import default_grid
 
 
 class SpecError(ValueError):
@@ -56,8 +57,13 @@ def _load(spec, seed, weighted):
         r, c = _ints(spec, parts, ["ROWS", "COLS"])
         return generators.grid_graph(r, c, seed=seed, weights=weights)
     path = Path(spec)
-    if not path.exists():
-        raise FileNotFoundError(f"graph file not found: {spec}")
+    grid = default_grid()
+    # Agreed: a path that some ranks cannot see (a node-local file, a relative path under
+    # another working directory) fails on every rank instead of leaving the others waiting.
+    with grid.comm.agreed():
+        if not path.exists():
+            where = f" on rank {grid.rank}" if grid.nprocs > 1 else ""
+            raise FileNotFoundError(f"graph file not found{where}: {spec}")
     name = path.name.lower()
     if name.endswith((".mtx", ".mtx.gz", ".mm")):
         return io.mmread(path)

@@ -152,6 +152,27 @@ def test_an_algorithm_without_an_answer_exits_1():
     assert "pagerank did not reach tol=0.0001 in 2 iterations" in done.stderr
 
 
+@pytest.mark.parametrize("who_sees_it", ["rank 0", "the other ranks"])
+def test_a_file_some_ranks_cannot_see_fails_on_all_of_them(tmp_path, who_sees_it):
+    """A relative path under different working directories: ranks that see the file and
+    ranks that do not must end alike (one line, exit code 2), not wait for each other."""
+    seen, unseen = tmp_path / "seen", tmp_path / "unseen"
+    seen.mkdir()
+    unseen.mkdir()
+    shutil.copy(KARATE, seen / "g.mtx")
+    first, rest = (seen, unseen) if who_sees_it == "rank 0" else (unseen, seen)
+    mpiexec = shutil.which("mpiexec", path=str(Path(sys.executable).parent)) or \
+        shutil.which("mpiexec")
+    command = [sys.executable, "-m", "gblas2d", "run", "bfs_levels", "--graph", "g.mtx"]
+    done = subprocess.run([mpiexec, "-n", "1", "-wdir", str(first), *command, ":",
+                           "-n", "3", "-wdir", str(rest), *command],
+                          env=dict(ENV, PYTHONPATH=str(ROOT)), capture_output=True, text=True,
+                          timeout=240)
+    assert done.returncode == 2, done.stdout + done.stderr
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "graph file not found on rank" in lines[0], done.stderr
+
+
 def test_pagerank_runs_a_fixed_number_of_iterations():
     # Graphalytics' num-iterations: two iterations answer where --max-iter 2 does not.
     done = gblas2d("run", "pagerank", "--graph", "kron:8", "--iterations", 2, "--check")
