@@ -293,7 +293,7 @@ MANGLED = {
     "mangled9.mtx": "line 4: a 3x4 matrix cannot be symmetric",
     "mangled10.mtx": "Truncated file",
     "mangled11.mtx": "line 5: Invalid integer value",
-    "mangled12.mtx": "line 5: Invalid floating-point value",
+    "mangled12.mtx": "line 5: 2 values where a coordinate real entry has 3",
     "mangled13.mtx": "line 7: Column index out of bounds",
     "mangled14.mtx": "duplicate entries",
     "mangled15.mtx": "line 2: GraphBLAS type 'float complex' does not fit the 'real' field",
