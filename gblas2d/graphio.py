@@ -142,6 +142,7 @@ class _MMHeader:
         self.banner_end = None  # offset of the newline that ends the banner
         self.body_start = 0  # offset of the first line after the size line
         self.nrows = self.ncols = 0
+        self.lines = 0  # data lines the size line declares
 
 
 def _mm_header(path, data):
@@ -218,6 +219,11 @@ def _mm_size_line(path, line, number, head):
     if head.nrows != head.ncols and head.symmetry != "general":
         raise InvalidValue(f"{path}: line {number}: a {head.nrows}x{head.ncols} matrix cannot "
                            f"be {head.symmetry}; only a square one can")
+    # The data lines the size line promises (an array file lists one triangle when symmetric).
+    n = head.nrows
+    head.lines = sizes[2] if head.format == "coordinate" else {
+        "general": n * head.ncols, "symmetric": n * (n + 1) // 2,
+        "skew-symmetric": n * (n - 1) // 2}.get(head.symmetry, n * n)
 
 
 def _mm_entry_type(path, head, gb_type):
@@ -269,7 +275,7 @@ def _check_mm_lines(path, data, head):
     column without a word. One vectorized pass over the data, in chunks of whole lines."""
     want = _MM_TOKENS.get((head.format, head.field), 3 if head.format == "coordinate" else 1)
     line = data.count(b"\n", 0, head.body_start) + 1
-    start = head.body_start
+    start, entries = head.body_start, 0
     while start < len(data):
         end = data.find(b"\n", min(start + _CHECK_CHUNK, len(data)))
         end = len(data) if end < 0 else end + 1
@@ -293,8 +299,16 @@ def _check_mm_lines(path, data, head):
             if len(lines):
                 raise InvalidValue(f"{path}: line {line + int(lines[0])}: a value that is not "
                                    "an integer in an 'integer' file")
+        entries += int(np.count_nonzero((tokens > 0) & ~comment))
         line += len(first)
         start = end
+    # Checked before scipy allocates for the declared size (a header can claim 10^12 entries).
+    if entries < head.lines:
+        raise InvalidValue(f"{path}: Truncated file: the size line declares {head.lines} "
+                           f"entries, the file holds {entries}")
+    if entries > head.lines:
+        raise InvalidValue(f"{path}: {entries} entries, more than the {head.lines} the size "
+                           "line declares")
 
 
 def _mm_stream(data, head):

@@ -44,3 +44,22 @@ def test_comments_blank_lines_and_other_formats_still_read(shared_dir):
     assert mmread(write(shared_dir, "a.mtx", dense)).to_coo()[2].tolist() == [1.5, 0.0, -0.002, 4.0]
     real = b"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 1e3\n"
     assert mmread(write(shared_dir, "r.mtx", real)).to_coo()[2].tolist() == [1000.0]
+
+
+@pytest.mark.parametrize("data,what", [
+    (b"%%MatrixMarket matrix coordinate real general\n5 5 1000000000000\n1 1 1.0\n",
+     "declares 1000000000000 entries, the file holds 1"),
+    (b"%%MatrixMarket matrix array real general\n100000 100000\n1.0\n2.0\n",
+     "declares 10000000000 entries, the file holds 2"),
+    (b"%%MatrixMarket matrix array real symmetric\n3 3\n1\n2\n3\n4\n5\n",
+     "declares 6 entries, the file holds 5"),
+    (b"%%MatrixMarket matrix coordinate real general\n3 3 1\n1 1 1.0\n2 2 2.0\n",
+     "2 entries, more than the 1 the size line declares"),
+])
+def test_declared_sizes_are_checked_before_anything_is_allocated(shared_dir, data, what):
+    """A size line claiming more entries than the file holds is refused before the reader
+    allocates for it (it raised MemoryError on one rank before), and so is one claiming
+    fewer."""
+    with pytest.raises(InvalidValue, match=what) as exc:
+        mmread(write(shared_dir, "sized.mtx", data))
+    assert_agreed(exc, InvalidValue)
