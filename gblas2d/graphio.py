@@ -19,6 +19,7 @@ import io
 import itertools
 import os
 import re
+import socket
 import uuid
 import warnings
 import zlib
@@ -68,12 +69,47 @@ def _read_bytes(path):
         raise os_error(path, exc) from exc
 
 
+def _temporary_name(path, pid):
+    """``.NAME.gblas2d-HOST-PID-UUID.tmp`` beside ``path``: a later run on this host can tell
+    whether the process that left it is still alive."""
+    folder, name = os.path.split(os.path.abspath(path))
+    return os.path.join(folder, f".{name}.gblas2d-{socket.gethostname()}-{pid}-"
+                                f"{uuid.uuid4().hex}.tmp")
+
+
+def remove_stale_temporaries(path):
+    """Remove the temporaries of ``path`` that a process of this host left when it was
+    killed (kill -9 runs no cleanup): those whose process no longer exists."""
+    folder, name = os.path.split(os.path.abspath(path))
+    prefix = f".{name}.gblas2d-{socket.gethostname()}-"
+    with contextlib.suppress(OSError):
+        for entry in os.listdir(folder):
+            if not (entry.startswith(prefix) and entry.endswith(".tmp")):
+                continue
+            pid = entry[len(prefix):].split("-", 1)[0]
+            if pid.isdigit() and not _alive(int(pid)):
+                with contextlib.suppress(OSError):
+                    os.unlink(os.path.join(folder, entry))
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process: alive
+        pass
+    return True
+
+
 def write_atomically(path, write, *, compress):
     """``write(binary file)`` into a temporary file beside ``path``, then rename it onto
-    ``path``; gzip-compressed when ``compress``. The temporary file goes on any failure."""
+    ``path``; gzip-compressed when ``compress``. The temporary file goes on any failure,
+    an exception or a SIGTERM/SIGINT turned into one (the command does), and temporaries
+    of ``path`` left by killed processes go first."""
     path = os.fspath(path)
-    tmp = os.path.join(os.path.dirname(os.path.abspath(path)),
-                       f".{os.path.basename(path)}.{uuid.uuid4().hex}.tmp")
+    remove_stale_temporaries(path)
+    tmp = _temporary_name(path, os.getpid())
     try:
         with open(tmp, "xb") as f:
             if compress:

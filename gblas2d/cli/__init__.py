@@ -8,10 +8,15 @@ unchanged under ``mpiexec -n P``.
 
 Bad options and missing files give a one-line error and exit code 2 on every rank. Any other
 exception on any rank ends the whole MPI job with its message rather than leaving it hanging.
+Ctrl-C or SIGTERM ends the run with one line and exit code 128 + the signal, and leaves no
+temporary file of ``--output`` (a later write removes those of runs killed with SIGKILL).
 """
 
 import argparse
+import os
+import signal
 import sys
+import time
 
 import numpy as np
 
@@ -132,6 +137,40 @@ def info(args, grid, out, load):
     return 0
 
 
+class Interrupted(BaseException):
+    """SIGINT (Ctrl-C) or SIGTERM, turned into an exception so that the work in progress
+    unwinds (the temporary file of ``--output`` is removed) and the command ends with one
+    line and exit code 128 + the signal's number. A BaseException, as KeyboardInterrupt is:
+    the library's agreed sections do not take it for a failure to share."""
+
+    def __init__(self, signum):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _interrupt(signum, frame):
+    raise Interrupted(signum)
+
+
+def _end_interrupted(grid, exc):
+    """One line from rank 0 and exit code 128 + the signal. Under mpiexec every rank got the
+    signal, but some may be blocked in a collective that the others have left: each ends its
+    process at once (no MPI finalize, which would wait for them), and the launcher ends the
+    rest quietly. The other ranks give rank 0 a moment to say so first."""
+    code = 128 + exc.signum
+    if grid.rank == 0:
+        print(f"gblas2d: interrupted ({exc})", file=sys.stderr, flush=True)
+    if grid.nprocs == 1:
+        return code
+    sys.stdout.flush()
+    if grid.rank != 0:
+        # The launcher ends this rank once rank 0 has exited: let its signal do so quietly.
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, signal.SIG_DFL)
+        time.sleep(1.0)
+    os._exit(code)
+
+
 def _abort_on_uncaught(grid):
     """Under mpiexec, an exception on one rank must end the whole job, not leave it hanging."""
     if grid.nprocs == 1:
@@ -163,6 +202,8 @@ def main(argv=None):
         return 2
     set_default_grid(grid)
     _abort_on_uncaught(grid)
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, _interrupt)
 
     def out(text):
         if grid.rank == 0:
@@ -191,6 +232,8 @@ def main(argv=None):
         from .demo import demo
 
         return demo(args, grid, out)
+    except Interrupted as exc:
+        return _end_interrupted(grid, exc)
     except (ConvergenceFailure, NegativeCycleError) as exc:
         # the input was fine; the algorithm's answer is that there is no answer
         if grid.rank == 0:
