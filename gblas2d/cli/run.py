@@ -2,6 +2,7 @@
 a reference (SciPy, numpy, networkx), traced, and written to a file. The algorithms and their
 references are in ``algorithms.py``."""
 
+import os
 import time
 from importlib.util import find_spec
 from pathlib import Path
@@ -53,6 +54,22 @@ def write_result(path, result, grid):
     on_root(grid, work)
 
 
+def check_output(path, grid):
+    """Collective. Before any work: the directory of ``--output`` exists and can be written on
+    rank 0, which writes it, and the path is not a directory (found after the whole run
+    before)."""
+    def work():
+        folder = os.path.dirname(os.path.abspath(path))
+        if os.path.isdir(path):
+            raise IsADirectoryError(f"cannot write {path}: it is a directory")
+        if not os.path.isdir(folder):
+            raise FileNotFoundError(f"cannot write {path}: no directory {folder}")
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise PermissionError(f"cannot write {path}: {folder} is not writable")
+
+    on_root(grid, work)
+
+
 def trace_table(events):
     """One line per product; an mxm has no direction choice and no frontier vector: its
     frontier column counts the entries of its right operand, and its formats are '-'."""
@@ -74,6 +91,8 @@ def run(args, grid, out, load):
     if args.check and spec.check_needs and find_spec(spec.check_needs) is None:
         raise InvalidValue(f"--check of {name} needs {spec.check_needs}, which is not "
                            f"installed (pip install {spec.check_needs})")
+    if args.output:
+        check_output(args.output, grid)
     weighted = needs_weights(spec, args)
     A = load(args.graph, weighted=weighted)
     if weighted and A.dtype.name == "BOOL":

@@ -175,6 +175,18 @@ def test_a_file_some_ranks_cannot_see_fails_on_all_of_them(tmp_path, who_sees_it
     assert len(lines) == 1 and "graph file not found on rank" in lines[0], done.stderr
 
 
+@pytest.mark.parametrize("nprocs", [1, 4])
+def test_an_unwritable_output_is_found_before_the_run(tmp_path, nprocs):
+    for target, what in ((tmp_path / "missing" / "out.tsv", "no directory"),
+                         (tmp_path, "it is a directory")):
+        done = gblas2d("run", "bfs_levels", "--graph", "kron:8", "--output", target,
+                       nprocs=nprocs)
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert done.stdout == "", "the graph was loaded before the output was checked"
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1 and what in lines[0], done.stderr
+
+
 def test_pagerank_runs_a_fixed_number_of_iterations():
     # Graphalytics' num-iterations: two iterations answer where --max-iter 2 does not.
     done = gblas2d("run", "pagerank", "--graph", "kron:8", "--iterations", 2, "--check")
