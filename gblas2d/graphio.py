@@ -55,6 +55,13 @@ def os_error(path, exc):
     return type(exc)(f"{path}: {exc.strerror or exc}")
 
 
+def _excerpt(line, width=60):
+    """A line as it may appear in a message: at most ``width`` characters, and anything not
+    printable ASCII (binary data) escaped."""
+    short = line if len(line) <= width else line[:width - 3] + "..."
+    return "".join(c if " " <= c <= "~" else f"\\x{ord(c):02x}" for c in short)
+
+
 def _read_bytes(path):
     """The file's bytes, gunzipped when the name ends in ``.gz``."""
     try:
@@ -215,7 +222,7 @@ def _mm_banner(path, line, head):
     tokens = line.lower().split()
     if len(tokens) != 5:
         raise InvalidValue(f"{path}: line 1: the banner must read '%%MatrixMarket matrix "
-                           f"<format> <field> <symmetry>', got '{line}'")
+                           f"<format> <field> <symmetry>', got '{_excerpt(line)}'")
     obj, head.format, head.field, head.symmetry = tokens[1:]
     for what, value, allowed in (("object", obj, ("matrix",)),
                                  ("format", head.format, _FORMATS),
@@ -250,7 +257,7 @@ def _mm_size_line(path, line, number, head):
         sizes = []
     if len(sizes) != len(want.split()) or min(sizes) < 0:
         raise InvalidValue(f"{path}: line {number}: the size line must be '{want}' "
-                           f"({head.format} format), non-negative integers; got '{line}'")
+                           f"({head.format} format), non-negative integers; got '{_excerpt(line)}'")
     head.nrows, head.ncols = sizes[:2]
     if head.nrows != head.ncols and head.symmetry != "general":
         raise InvalidValue(f"{path}: line {number}: a {head.nrows}x{head.ncols} matrix cannot "
@@ -631,14 +638,14 @@ def _edgelist_problem(path, text, comments, ncol, exc):
         where = f"{path}: line {number}"
         if len(fields) != ncol:
             return InvalidValue(f"{where}: {len(fields)} columns where the first edge line has "
-                                f"{ncol}: '{line}'")
+                                f"{ncol}: '{_excerpt(line)}'")
         for k, field in enumerate(fields):
             try:
                 value = int(field) if k < 2 else float(field)
             except ValueError:
                 what = "vertex id" if k < 2 else f"column {k + 1}"
                 kind = "an integer" if k < 2 else "a number"
-                return InvalidValue(f"{where}: {what} '{field}' is not {kind}")
+                return InvalidValue(f"{where}: {what} '{_excerpt(field)}' is not {kind}")
             if k < 2 and not -2**63 <= value < 2**63:
                 return InvalidValue(f"{where}: vertex id {field} does not fit in int64")
     return InvalidValue(f"{path}: {exc}")
@@ -652,10 +659,10 @@ def _edgelist_entries(path, base, weighted, nrows, dtype, comments):
     ncol = len(first[2]) if first else 2
     if first and ncol < 2:
         raise InvalidValue(f"{path}: line {first[0]}: an edge needs two vertex ids, got "
-                           f"'{first[1]}'")
+                           f"'{_excerpt(first[1])}'")
     if first and weighted and ncol < 3:
         raise InvalidValue(f"{path}: line {first[0]}: weighted=True needs a third column (the "
-                           f"weight), got '{first[1]}'")
+                           f"weight), got '{_excerpt(first[1])}'")
     columns = [("src", np.int64), ("dst", np.int64)] + [(f"c{k}", np.float64)
                                                         for k in range(2, ncol)]
     # numpy parses one comment character in C but several in Python, line by line (ten times
@@ -674,14 +681,20 @@ def _edgelist_entries(path, base, weighted, nrows, dtype, comments):
         raise _edgelist_problem(path, text, comments, ncol, exc) from exc
     src, dst = table["src"], table["dst"]
     smaller = np.minimum(src, dst)
+    # A negative id is wrong under any base, so it is blamed first: base="auto" would pick 1
+    # for it and blame an earlier line's 0 instead.
+    negative = np.flatnonzero(smaller < 0)
+    if len(negative):
+        number, line = _line_of(text, comments, negative[0])
+        raise InvalidValue(f"{path}: line {number}: negative vertex id "
+                           f"{smaller[negative[0]]}: '{_excerpt(line)}'")
     if base == "auto":
         base = 0 if len(src) and smaller.min() == 0 else 1
     low = np.flatnonzero(smaller < base)
     if len(low):
         number, line = _line_of(text, comments, low[0])
-        v = smaller[low[0]]
-        problem = f"negative vertex id {v}" if v < 0 else "vertex id 0 with base=1"
-        raise InvalidValue(f"{path}: line {number}: {problem}: '{line}'")
+        raise InvalidValue(f"{path}: line {number}: vertex id 0 with base=1: "
+                           f"'{_excerpt(line)}'")
     src, dst = src - base, dst - base
     n = nrows if nrows is not None else (int(max(src.max(), dst.max())) + 1 if len(src) else 0)
     high = np.flatnonzero(np.maximum(src, dst) >= n)
@@ -689,7 +702,7 @@ def _edgelist_entries(path, base, weighted, nrows, dtype, comments):
         number, line = _line_of(text, comments, high[0])
         raise IndexOutOfBound(f"{path}: line {number}: vertex id "
                               f"{max(src[high[0]], dst[high[0]]) + base} is out of range for "
-                              f"nrows={n} (base={base}): '{line}'")
+                              f"nrows={n} (base={base}): '{_excerpt(line)}'")
     use_weights = ncol >= 3 if weighted is None else weighted
     with np.errstate(all="ignore"):
         values = table["c2"].astype(dtype.np_type) if use_weights else \

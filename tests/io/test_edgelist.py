@@ -150,3 +150,22 @@ def test_missing_file_and_bad_options(shared_dir):
         with pytest.raises(cls) as exc:
             read_edgelist(path, **options)
         assert_agreed(exc, cls)
+
+
+def test_auto_base_blames_the_line_with_the_negative_id(shared_dir):
+    # The 0 on line 1 is fine under base 0; the -3 on line 3 is the problem under any base.
+    path = write(shared_dir, "neg.txt", "0 1\n1 2\n2 -3\n")
+    with pytest.raises(InvalidValue, match="line 3: negative vertex id -3") as exc:
+        read_edgelist(path, base="auto")
+    assert_agreed(exc, InvalidValue)
+
+
+def test_binary_data_is_escaped_and_cut_short_in_messages(shared_dir):
+    line = "0 \x01\x02\x7f" + "z" * 200
+    path = write(shared_dir, "bin.txt", "0 1\n" + line + "\n")
+    with pytest.raises(InvalidValue) as exc:
+        read_edgelist(path)
+    assert_agreed(exc, InvalidValue)
+    message = str(exc.value)
+    assert "\\x01\\x02\\x7f" in message and "\x01" not in message
+    assert "z" * 70 not in message and "..." in message
