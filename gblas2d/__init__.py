@@ -13,7 +13,7 @@ The same script runs on one process and under ``mpiexec -n P``.
 from . import backends, exceptions, generators, io
 from ._expr import Mask, MatrixExpression, ScalarExpression, VectorExpression, replace
 from ._products import trace
-from .comm import recording, stats
+from .comm import recording, set_debug, stats
 from .grid import Grid, default_grid, set_default_grid
 from .matrix import Matrix
 from .scalar import Scalar
@@ -26,5 +26,5 @@ __all__ = [
     "Grid", "Mask", "Matrix", "MatrixExpression", "Scalar", "ScalarExpression", "Vector",
     "VectorExpression", "backends", "binary", "default_grid", "dtypes", "exceptions", "generators",
     "indexunary", "io", "monoid", "recording", "replace", "select", "semiring",
-    "set_default_grid", "stats", "trace", "unary",
+    "set_debug", "set_default_grid", "stats", "trace", "unary",
 ]

@@ -88,6 +88,8 @@ class Updater:
     def __lshift__(self, other):
         """Collective. Assign ``other`` (an expression, a Vector/Matrix, or a scalar)."""
         check_grids(self.parent.grid, other)
+        self.parent.grid.comm.check_replicated("<<", self.parent, self.mask, self.accum,
+                                               self.replace, self.opts, other)
         self.parent._update(other, self.mask, self.accum, self.replace, self.opts)
         return self.parent
 

@@ -10,13 +10,59 @@ Counts are the logical volume of a direct exchange: an allgatherv receives every
 buffer; an alltoallv sends each destination its part. MPI's internal algorithms may route more.
 """
 
+import hashlib
+import os
 import pickle
 import time
 from contextlib import contextmanager
 
 import numpy as np
 
-__all__ = ["Comm", "CommStats", "recording", "stats"]
+from .exceptions import InvalidValue
+
+__all__ = ["Comm", "CommStats", "describe", "recording", "set_debug", "stats"]
+
+# GBLAS2D_DEBUG=1 (or set_debug) checks the replicated arguments of every collective call.
+_debug = [os.environ.get("GBLAS2D_DEBUG", "") not in ("", "0")]
+
+
+def set_debug(on=True):
+    """Check, in every collective call, that all ranks passed the same replicated arguments
+    (shapes, types, operators, options, replicated input arrays): ranks that differ would
+    otherwise hang or build objects whose shape differs per rank. The check is one small
+    allreduce of a hash per call. ``GBLAS2D_DEBUG=1`` turns it on from the start. Local:
+    every rank calls it alike.
+
+    Examples
+    --------
+    >>> set_debug(True); set_debug(False)
+    """
+    _debug[0] = bool(on)
+
+
+def describe(value):
+    """A description of a replicated argument that is equal on two ranks exactly when the
+    argument is: objects by kind, shape and type, arrays by their bytes, the rest by repr."""
+    if isinstance(value, type):
+        return f"{value.__module__}.{value.__qualname__}"
+    if isinstance(value, np.generic):
+        return ("scalar", str(value.dtype), repr(value.item()))
+    if hasattr(value, "structure") and hasattr(value, "complement"):  # a mask: not by name
+        return ("mask", value.structure, value.complement, describe(value.parent))
+    if isinstance(value, np.ndarray):
+        digest = hashlib.blake2b(np.ascontiguousarray(value).view(np.uint8), digest_size=8)
+        return ("array", value.shape, str(value.dtype), digest.hexdigest())
+    if hasattr(value, "shape") and hasattr(value, "dtype"):
+        return (type(value).__name__, tuple(value.shape), str(value.dtype))
+    if isinstance(value, (list, tuple)):
+        return tuple(describe(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, describe(v)) for k, v in value.items()))
+    if type(value).__repr__ is object.__repr__ or callable(value) and \
+            hasattr(value, "__qualname__"):
+        # Its repr would hold an address, which differs between processes.
+        return getattr(value, "__qualname__", type(value).__qualname__)
+    return repr(value)
 
 
 class CommStats:
@@ -247,6 +293,29 @@ class Comm:
         except Exception as exc:  # raised on every member just below
             failure = exc
         self.agree(failure)
+
+    def check_replicated(self, what, *arguments):
+        """Collective while debugging (``set_debug``), nothing otherwise: raise the same
+        InvalidValue on every rank if the ranks passed different ``arguments`` to ``what``."""
+        if not _debug[0] or self.size == 1:
+            return
+        text = repr(tuple(describe(a) for a in arguments))
+        digest = int.from_bytes(hashlib.blake2b(text.encode(), digest_size=7).digest(),
+                                "little")
+        # Not counted in the statistics: a debugging aid, not the engine's traffic.
+        from mpi4py import MPI
+
+        sent = np.array([digest, -digest], dtype=np.int64)
+        received = np.empty_like(sent)
+        self.mpi.Allreduce(sent, received, op=MPI.MIN)
+        low, neg_high = received
+        if low == -neg_high:
+            return
+        seen = self.mpi.allgather(text)
+        other = next(r for r, t in enumerate(seen) if t != seen[0])
+        raise InvalidValue(f"the ranks called {what} with different arguments (GBLAS2D_DEBUG): "
+                           f"rank 0 passed {seen[0][:200]}, rank {other} passed "
+                           f"{seen[other][:200]}")
 
     def barrier(self):
         if self.size > 1:

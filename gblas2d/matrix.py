@@ -66,6 +66,7 @@ class Matrix(Container):
         nrows, ncols = int(nrows), int(ncols)
         if nrows < 0 or ncols < 0:
             raise InvalidValue(f"Matrix dimensions must be non-negative, got {nrows}x{ncols}")
+        self.grid.comm.check_replicated("Matrix", str(self.dtype), nrows, ncols)
         self._nrows, self._ncols = nrows, ncols
         self._row_lo, row_hi = self.grid.row_block(nrows)
         self._col_lo, col_hi = self.grid.col_block(ncols)
@@ -167,6 +168,9 @@ class Matrix(Container):
         empty = np.empty(0, np.int64)
         rows, columns, values = checked(grid, distributed, read_input,
                                          (empty, empty, np.empty(0)))
+        if not distributed:
+            grid.comm.check_replicated("Matrix.from_coo", rows, columns, values, dtype, nrows,
+                                       ncols)
         if dtype is None and distributed:
             dtype = agreed_dtype(grid, values, rows.size)
         dtype = lookup_dtype(dtype if dtype is not None else values.dtype)
@@ -460,7 +464,8 @@ class Matrix(Container):
 
         # op(A, B) at (i, j) and at (j, i) read the same two values when A and B are symmetric.
         symmetric = self._symmetric and other._symmetric and not binop.index_aware
-        return MatrixExpression(method, (self, other), out_type, self._nrows, self._ncols,
+        return MatrixExpression(method, (self, other, binop, left_default, right_default),
+                                out_type, self._nrows, self._ncols,
                                 compute, self.grid, rebind=rebind, symmetric=symmetric)
 
     def __matmul__(self, other):
@@ -504,7 +509,8 @@ class Matrix(Container):
             # The structure is unchanged: the new block shares it.
             return b.with_values(values_of(b.values, r, c).astype(out_type.np_type, copy=False))
 
-        return MatrixExpression("apply", (self, op), out_type, self._nrows, self._ncols,
+        return MatrixExpression("apply", (self, op, left, right), out_type, self._nrows,
+                                self._ncols,
                                 compute, self.grid, symmetric=self._symmetric and not positional
                                 and not getattr(op, "index_aware", False))
 
@@ -525,7 +531,8 @@ class Matrix(Container):
 
         # A value test, or the main diagonal or what is off it, keeps an entry with its mirror.
         mirrored = not op.reads_positions or (op.name in ("diag", "offdiag") and thunk == 0)
-        return MatrixExpression("select", (self, op), self.dtype, self._nrows, self._ncols,
+        return MatrixExpression("select", (self, op, thunk), self.dtype, self._nrows,
+                                self._ncols,
                                 compute, self.grid, symmetric=self._symmetric and mirrored)
 
     # ---- reductions ----
@@ -626,7 +633,7 @@ class Matrix(Container):
             return a._product_expr(x, new_op, orient, x_first)
 
         size = self._nrows if orient == "mxv" else self._ncols
-        return VectorExpression(orient, (self, x), out_type, size, compute, self.grid,
+        return VectorExpression(orient, (self, x, sr), out_type, size, compute, self.grid,
                                 rebind=rebind)
 
     def mxm(self, other, op=semiring.plus_times):
@@ -652,7 +659,7 @@ class Matrix(Container):
         def rebind(new_op):
             return a.mxm(other, new_op)
 
-        return MatrixExpression("mxm", (self, other), out_type, self._nrows, other.ncols,
+        return MatrixExpression("mxm", (self, other, sr), out_type, self._nrows, other.ncols,
                                 compute, self.grid, rebind=rebind)
 
     def _transpose_entries(self):
@@ -816,7 +823,7 @@ class _MatrixIndexExpr:
             order = np.argsort(idx, kind="stable")
             return Piece.from_entries(hi - lo, idx[order] - lo, vals[order], a.dtype.np_type)
 
-        return VectorExpression("extract", (a,), a.dtype, size, compute, a.grid)
+        return VectorExpression("extract", (a, axis, k), a.dtype, size, compute, a.grid)
 
     def new(self, dtype=None, *, mask=None, name=None):
         """Collective. The extracted row or column."""

@@ -56,6 +56,7 @@ class Vector(Container):
         size = int(size)
         if size < 0:
             raise InvalidValue(f"Vector size must be non-negative, got {size}")
+        self.grid.comm.check_replicated("Vector", str(self.dtype), size)
         self._size = size
         self._lo, hi = self.grid.piece(size)
         self._piece = Piece.empty(hi - self._lo, self.dtype.np_type)
@@ -116,6 +117,8 @@ class Vector(Container):
 
         indices, values = checked(grid, distributed, read_input,
                                    (np.empty(0, np.int64), np.empty(0)))
+        if not distributed:
+            grid.comm.check_replicated("Vector.from_coo", indices, values, dtype, size)
         if dtype is None and distributed:
             dtype = agreed_dtype(grid, values, indices.size)
         elif dtype is None:
@@ -399,8 +402,8 @@ class Vector(Container):
         def rebind(new_op):
             return a._ewise(b, new_op, kind, method, left_default, right_default)
 
-        return VectorExpression(method, (self, other), out_type, self._size, compute, self.grid,
-                                rebind=rebind)
+        return VectorExpression(method, (self, other, binop, left_default, right_default),
+                                out_type, self._size, compute, self.grid, rebind=rebind)
 
     def __or__(self, other):
         return _InfixVector(self, other, "add")
@@ -453,7 +456,8 @@ class Vector(Container):
             return a._piece.with_values(
                 np.asarray(values_of(vals, idx + a._lo)).astype(out_type.np_type, copy=False))
 
-        return VectorExpression("apply", (self, op), out_type, self._size, compute, self.grid)
+        return VectorExpression("apply", (self, op, left, right), out_type, self._size, compute,
+                                self.grid)
 
     def select(self, op, thunk=None):
         """Keep the entries where the select op (value or index predicate) is True."""
@@ -468,7 +472,8 @@ class Vector(Container):
             keep = op.evaluate(vals, idx + a._lo, np.zeros_like(idx), thunk)
             return a._piece.select(np.asarray(keep).astype(bool))
 
-        return VectorExpression("select", (self, op), self.dtype, self._size, compute, self.grid)
+        return VectorExpression("select", (self, op, thunk), self.dtype, self._size, compute,
+                                self.grid)
 
     # ---- reductions ----
     def reduce(self, op=monoid.plus, *, allow_empty=True):
@@ -564,7 +569,8 @@ class Vector(Container):
             idx, vals = redist.reduce_duplicates(*_sorted(idx - lo, vals), mon)
             return Piece.from_entries(hi - lo, idx, vals, a.dtype.np_type)
 
-        return VectorExpression("scatter", (self, index), self.dtype, size, compute, self.grid)
+        return VectorExpression("scatter", (self, index, mon), self.dtype, size, compute,
+                                self.grid)
 
 
 def _sorted(idx, vals):
@@ -613,7 +619,7 @@ class _VectorIndexExpr:
             idx = np.flatnonzero(found)
             return Piece.from_entries(hi - lo, idx, vals[idx], v.dtype.np_type)
 
-        return VectorExpression("extract", (v,), v.dtype, out_size, compute, v.grid)
+        return VectorExpression("extract", (v, positions), v.dtype, out_size, compute, v.grid)
 
     def new(self, dtype=None, *, mask=None, name=None):
         """Collective. The extracted Vector (or Scalar for one element)."""

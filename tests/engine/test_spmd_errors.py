@@ -549,3 +549,36 @@ def test_agreed_section_raises_one_rank_failure_everywhere():
     with comm.agreed():
         total = comm.allreduce(np.array([1], dtype=np.int64))[0]
     assert total == grid().nprocs
+
+
+@pytest.fixture
+def debug():
+    gb.set_debug(True)
+    yield
+    gb.set_debug(False)
+
+
+def test_debug_mode_finds_ranks_that_pass_different_arguments(debug, A):
+    """GBLAS2D_DEBUG / set_debug: ranks that disagree on a replicated argument get one clear
+    error (without it they would hang or build objects whose shape differs per rank)."""
+    g = grid()
+    r = g.rank
+    x = gb.Vector.from_coo([0, 3], [1.0, 2.0], size=N)
+    calls = [
+        lambda: gb.Vector.from_coo([0], [1.0], size=N + r),
+        lambda: gb.Matrix(float, N, N + (r == g.nprocs - 1)),
+        lambda: A.mxv(x, semiring.plus_times if r == 0 else semiring.min_plus),
+        lambda: gb.Matrix.from_coo([0, 1], [1, r % 2], 1.0, nrows=N, ncols=N),
+        lambda: x.apply(binary.plus, right=1.0 + (r == g.nprocs - 1)),
+    ]
+    for call in calls:
+        if g.nprocs == 1:
+            call()  # one rank always agrees with itself
+            continue
+        with pytest.raises(InvalidValue) as exc:
+            call()
+        assert_agreed(exc, InvalidValue)
+        assert "different arguments" in str(exc.value)
+    # Agreeing ranks go on as before, and the collectives still match.
+    y = A.mxv(x, semiring.plus_times).new()
+    assert agreed(y.isequal(A.mxv(x, semiring.plus_times).new()))
