@@ -124,10 +124,10 @@ class _Expression:
 
     def __init__(self, method, args, dtype, compute, grid, *, rebind=None):
         check_grids(grid, *args)
-        grid.comm.check_replicated(method, str(lookup_dtype(dtype)), *args)
         self.method_name = method
         self.args = args
         self.dtype = lookup_dtype(dtype)
+        grid.comm.check_replicated(method, self.dtype, *args)
         self._compute = compute
         self._rebind = rebind
         self.grid = grid
