@@ -187,6 +187,26 @@ def test_an_unwritable_output_is_found_before_the_run(tmp_path, nprocs):
         assert len(lines) == 1 and what in lines[0], done.stderr
 
 
+def test_a_user_script_failing_on_one_rank_ends_the_job_under_python_m_mpi4py(tmp_path):
+    """What docs/getting-started.md tells users: a script whose own code raises on one rank
+    (the others wait in the next collective) ends the whole job when run as
+    ``python -m mpi4py script.py``; it does not hang."""
+    script = tmp_path / "user.py"
+    script.write_text(textwrap.dedent("""
+        import gblas2d as gb
+        v = gb.Vector.from_coo([0, 5], [1.0, 2.0], size=8)
+        if gb.default_grid().rank == 1:
+            raise ValueError("only rank 1 fails")
+        print(v.reduce().new().value)   # the other ranks wait for rank 1 here
+    """))
+    mpiexec = shutil.which("mpiexec", path=str(Path(sys.executable).parent)) or \
+        shutil.which("mpiexec")
+    done = subprocess.run([mpiexec, "-n", "2", sys.executable, "-m", "mpi4py", str(script)],
+                          cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0
+    assert "ValueError: only rank 1 fails" in done.stderr
+
+
 def test_pagerank_runs_a_fixed_number_of_iterations():
     # Graphalytics' num-iterations: two iterations answer where --max-iter 2 does not.
     done = gblas2d("run", "pagerank", "--graph", "kron:8", "--iterations", 2, "--check")
