@@ -28,6 +28,11 @@ from ..grid import Grid, set_default_grid
 __all__ = ["main"]
 
 
+UNDIRECTED_HELP = ("read an edge-list file's lines as undirected edges, each both ways (a "
+                   "Matrix Market file states its symmetry in its header; generated graphs "
+                   "are undirected already)")
+
+
 def _grid_shape(text):
     try:
         r, c = (int(t) for t in text.lower().split("x"))
@@ -70,6 +75,7 @@ def _parser():
     run.add_argument("--graph", required=True,
                      help="a file (.mtx, .mtx.gz, .npz, edge list) or kron:SCALE[:EF], "
                           "er:N:M, grid:R:C")
+    run.add_argument("--undirected", action="store_true", help=UNDIRECTED_HELP)
     run.add_argument("--source", type=int, default=None,
                      help="BFS / SSSP source (default: the vertex of largest degree); "
                           "betweenness_centrality: its one source (default: every vertex)")
@@ -109,6 +115,7 @@ def _parser():
     g500.add_argument("--roots", type=_positive, default=64)
     info = sub.add_parser("info", parents=[common], help="describe a graph")
     info.add_argument("--graph", required=True)
+    info.add_argument("--undirected", action="store_true", help=UNDIRECTED_HELP)
     return parser
 
 
@@ -216,7 +223,8 @@ def main(argv=None):
 
     def load(spec, *, weighted=False):
         with Progress(f"loading {spec}", None, show_progress):
-            return load_graph(spec, seed=args.seed, weighted=weighted)
+            return load_graph(spec, seed=args.seed, weighted=weighted,
+                              undirected=getattr(args, "undirected", False))
 
     try:
         if args.command == "run":

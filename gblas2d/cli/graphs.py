@@ -25,11 +25,12 @@ def _ints(spec, parts, names):
     return values
 
 
-def load_graph(spec, *, seed=0, weighted=False):
+def load_graph(spec, *, seed=0, weighted=False, undirected=False):
     """Collective. The Matrix named by ``spec``; generated graphs get uniform [0, 1) weights
-    when ``weighted`` (for shortest paths), else every entry is 1."""
+    when ``weighted`` (for shortest paths), else every entry is 1. ``undirected`` reads an
+    edge list's lines as undirected edges; any other graph refuses it."""
     try:
-        return _load(spec, seed, weighted)
+        return _load(spec, seed, weighted, undirected)
     except ValueError as exc:
         if isinstance(exc, SpecError):
             raise
@@ -37,10 +38,15 @@ def load_graph(spec, *, seed=0, weighted=False):
         raise SpecError(f"graph {spec!r}: {exc}") from None
 
 
-def _load(spec, seed, weighted):
+def _load(spec, seed, weighted, undirected):
     weights = "uniform" if weighted else None
     kind, _, rest = spec.partition(":")
     parts = rest.split(":") if rest else []
+    name = spec.lower()
+    if undirected and (kind in ("kron", "er", "grid") and rest or
+                       name.endswith((".mtx", ".mtx.gz", ".mm", ".npz"))):
+        raise SpecError(f"--undirected reads edge lists; graph {spec!r} says its own "
+                        "symmetry")
     if kind == "kron" and rest:
         if len(parts) > 2:
             raise SpecError(f"graph {spec!r}: expected kron:SCALE[:EDGEFACTOR]")
@@ -69,4 +75,4 @@ def _load(spec, seed, weighted):
         return io.mmread(path)
     if name.endswith(".npz"):
         return io.load(path)
-    return io.read_edgelist(path, base="auto")
+    return io.read_edgelist(path, base="auto", symmetric=undirected)

@@ -207,6 +207,22 @@ def test_a_user_script_failing_on_one_rank_ends_the_job_under_python_m_mpi4py(tm
     assert "ValueError: only rank 1 fails" in done.stderr
 
 
+def test_an_edge_list_read_as_undirected(tmp_path):
+    """Graphalytics gives undirected graphs as edge lists with each edge once: --undirected
+    reads each line both ways."""
+    edges = tmp_path / "path.txt"
+    edges.write_text("0 1\n1 2\n2 3\n")
+    directed = gblas2d("run", "bfs_levels", "--graph", edges, "--source", 3, "--check")
+    undirected = gblas2d("run", "bfs_levels", "--graph", edges, "--source", 3, "--check",
+                         "--undirected", nprocs=4)
+    assert directed.returncode == undirected.returncode == 0, directed.stderr + \
+        undirected.stderr
+    assert "reached 1 vertices" in directed.stdout
+    assert "reached 4 vertices" in undirected.stdout and "check: OK" in undirected.stdout
+    refused = gblas2d("run", "bfs_levels", "--graph", "kron:6", "--undirected")
+    assert refused.returncode == 2 and "--undirected reads edge lists" in refused.stderr
+
+
 def test_pagerank_runs_a_fixed_number_of_iterations():
     # Graphalytics' num-iterations: two iterations answer where --max-iter 2 does not.
     done = gblas2d("run", "pagerank", "--graph", "kron:8", "--iterations", 2, "--check")
