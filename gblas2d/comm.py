@@ -197,18 +197,30 @@ class Comm:
         np.cumsum(recv_counts, out=bounds[1:])
         return [out[bounds[k]:bounds[k + 1]] for k in range(self.size)]
 
-    def exchange(self, send, counts):
+    def exchange(self, send, counts, failure=None):
         """Send the consecutive runs of the 1-D array ``send``, ``counts[k]`` elements to member
         k; return what arrived, in member order, and how many elements came from each member.
-        The runs go out of and come into single buffers, with no copy per member."""
+        The runs go out of and come into single buffers, with no copy per member.
+
+        A member that could not make its buffer passes its exception as ``failure`` (with
+        ``send`` and ``counts`` None): it rides on the exchange of counts, and every member
+        then raises the same exception (``agree``) instead of waiting for that member's data.
+        """
         if self.size == 1:
+            if failure is not None:
+                raise failure
             return send, np.asarray(counts, dtype=np.int64)
         start = time.perf_counter()
-        send = np.ascontiguousarray(send)
-        itemsize = send.dtype.itemsize
-        send_counts = np.asarray(counts, dtype=np.int64) * itemsize
+        if failure is None:
+            send = np.ascontiguousarray(send)
+            itemsize = send.dtype.itemsize
+            send_counts = np.asarray(counts, dtype=np.int64) * itemsize
+        else:
+            send_counts = np.full(self.size, -1, dtype=np.int64)
         recv_counts = np.empty(self.size, dtype=np.int64)
         self.mpi.Alltoall(send_counts, recv_counts)
+        if failure is not None or (recv_counts < 0).any():
+            self.agree(failure)
         send_displs = np.zeros(self.size, dtype=np.int64)
         np.cumsum(send_counts[:-1], out=send_displs[1:])
         recv_displs = np.zeros(self.size, dtype=np.int64)

@@ -582,3 +582,28 @@ def test_debug_mode_finds_ranks_that_pass_different_arguments(debug, A):
     # Agreeing ranks go on as before, and the collectives still match.
     y = A.mxv(x, semiring.plus_times).new()
     assert agreed(y.isequal(A.mxv(x, semiring.plus_times).new()))
+
+
+def test_a_failure_while_routing_to_owners_is_raised_on_every_rank(monkeypatch):
+    """A MemoryError on one rank while sorting its share of a distributed build by owner (the
+    other ranks are already exchanging): every rank raises it, none waits."""
+    from gblas2d import _redistribute
+
+    grouped = _redistribute._by_owner
+
+    def failing_on_the_last_rank(owners, nprocs):
+        if last_rank():
+            raise MemoryError("no memory to sort the entries by owner")
+        return grouped(owners, nprocs)
+
+    monkeypatch.setattr(_redistribute, "_by_owner", failing_on_the_last_rank)
+    rows = np.arange(grid().rank, N, grid().nprocs)
+    if grid().nprocs == 1:
+        # One rank routes nothing: the build needs no exchange and succeeds.
+        assert gb.Matrix.from_coo(rows, rows, 1.0, nrows=N, ncols=N, distributed=True).nvals == N
+        return
+    with pytest.raises(MemoryError, match="by owner") as exc:
+        gb.Matrix.from_coo(rows, rows, 1.0, nrows=N, ncols=N, distributed=True)
+    assert_agreed(exc, MemoryError)
+    monkeypatch.setattr(_redistribute, "_by_owner", grouped)
+    assert gb.Matrix.from_coo(rows, rows, 1.0, nrows=N, ncols=N, distributed=True).nvals == N
