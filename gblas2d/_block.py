@@ -24,8 +24,8 @@ class Block:
         self._rows = rows
         # Set by a product that took the output's mask in: its entries are all allowed.
         self.within_mask = within_mask
-        # Set by a product over a whole matrix known to equal its transpose: the CSR is also
-        # the CSC, so no copy by columns is made (a fact of the entries, kept with them).
+        # Set by a one-rank matrix known to equal its transpose (Matrix.mark_symmetric): the
+        # CSR is also the CSC, so no copy by columns is made (a fact of the entries).
         self.symmetric = False
         self._csc = self._csc_ptr = None
         self._scipy, self._pattern = {}, {}

@@ -90,9 +90,6 @@ def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
     """Collective. This rank's Piece of ``A (+).(x) x`` or ``x (+).(x) A``."""
     grid = A.grid
     block = A.block
-    if A.is_symmetric and grid.nprocs == 1:
-        # The block is the whole matrix and equals its transpose: its CSR is its CSC.
-        block.symmetric = True
     start = time.perf_counter()
     before = _count_bytes() if _tracers else None
     force = opts.get("exchange")

@@ -132,6 +132,9 @@ class Matrix(Container):
         generators and readers do for symmetric input). ``A.T`` then moves no entries. Local:
         every rank calls it, or none."""
         self._symmetric = True
+        if self.grid.nprocs == 1:
+            # The block is the whole matrix: its CSR is also its CSC.
+            self._block.symmetric = True
 
     def local_block(self):
         """(first global row, first global column, local rows, local cols, values); no copy.
@@ -410,7 +413,8 @@ class Matrix(Container):
         except Exception as exc:  # agreed in _install
             failure = exc
         self._install(block, failure)
-        self._symmetric = other.symmetric and mask is None and accum is None
+        if other.symmetric and mask is None and accum is None:
+            self.mark_symmetric()
 
     def _identity_expr(self):
         # Blocks never change, so the expression holds this one, not a copy of its arrays.
