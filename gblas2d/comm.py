@@ -20,7 +20,7 @@ import numpy as np
 
 from .exceptions import InvalidValue
 
-__all__ = ["Comm", "CommStats", "describe", "recording", "set_debug", "stats"]
+__all__ = ["Comm", "CommStats", "recording", "set_debug", "stats"]
 
 # GBLAS2D_DEBUG=1 (or set_debug) checks the replicated arguments of every collective call.
 _debug = [os.environ.get("GBLAS2D_DEBUG", "") not in ("", "0")]

@@ -84,7 +84,7 @@ def _temporary_name(path, pid):
                                 f"{uuid.uuid4().hex}.tmp")
 
 
-def remove_stale_temporaries(path):
+def _remove_stale_temporaries(path):
     """Remove the temporaries of ``path`` that a process of this host left when it was
     killed (kill -9 runs no cleanup): those whose process no longer exists."""
     folder, name = os.path.split(os.path.abspath(path))
@@ -115,7 +115,7 @@ def write_atomically(path, write, *, compress):
     an exception or a SIGTERM/SIGINT turned into one (the command does), and temporaries
     of ``path`` left by killed processes go first."""
     path = os.fspath(path)
-    remove_stale_temporaries(path)
+    _remove_stale_temporaries(path)
     tmp = _temporary_name(path, os.getpid())
     try:
         with open(tmp, "xb") as f:
