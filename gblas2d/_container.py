@@ -1,5 +1,6 @@
 """What a distributed Matrix and Vector share: their masks, the ``w(mask, accum, replace) <<
-expr`` syntax, the element-wise methods with their infix forms, and calling an op on them.
+expr`` syntax, the element-wise methods, ``index in obj``, and calling an op on them; the
+Python operators (``u + v``, ``v == 1``, ``v += 2``) come from ``_infix.py``.
 
 A subclass supplies the operations themselves: ``_ewise`` (an element-wise expression of two
 operands of its kind), ``apply``, ``select``, ``_check_mask`` (is this mask's shape the
@@ -8,12 +9,14 @@ output's?), ``_update`` (the collective write of an expression, object or scalar
 """
 
 from ._expr import Mask, check_grids, check_options, parse_call
+from ._infix import InPlace, ScalarLike
+from .grid import collective
 from .semirings import binary, monoid
 
 __all__ = ["Container", "Updater"]
 
 
-class Container:
+class Container(InPlace):
     """Base of Matrix and Vector (see the module docstring)."""
 
     @property
@@ -54,14 +57,17 @@ class Container:
                            getattr(left_default, "value", left_default),
                            getattr(right_default, "value", right_default))
 
-    def __add__(self, other):
-        return self.ewise_union(other, binary.plus, 0, 0)
-
-    def __sub__(self, other):
-        return self.ewise_union(other, binary.minus, 0, 0)
-
-    def __mul__(self, other):
-        return self.ewise_mult(other, binary.times)
+    # ---- ``i in v``, ``(i, j) in A`` ----
+    @collective
+    def __contains__(self, index):
+        """Collective. Whether an entry is stored at ``index`` (python-graphblas's meaning);
+        every rank gets the owner's answer."""
+        element = self[index]
+        if not isinstance(element, ScalarLike):
+            raise TypeError(f"Invalid index to {type(self).__name__} contains: {index!r}.  "
+                            "`index in obj` checks whether a value is present at one position: "
+                            "give an integer (a Vector) or a 2-tuple of integers (a Matrix).")
+        return element.value is not None
 
     # ---- an op called on the object: ``unary.abs(v)``, ``select.tril(A)`` ----
     def _call_op(self, op, *args, **kwargs):
@@ -85,6 +91,7 @@ class Updater:
             check_grids(parent.grid, mask.parent)
             parent._check_mask(mask)
 
+    @collective
     def __lshift__(self, other):
         """Collective. Assign ``other`` (an expression, a Vector/Matrix, or a scalar)."""
         check_grids(self.parent.grid, other)
@@ -110,6 +117,7 @@ class _AssignTarget:
         self.updater = updater
         self.index = index
 
+    @collective
     def __lshift__(self, value):
         up = self.updater
         up.parent._assign(self.index, value, up.mask, up.accum, up.replace)

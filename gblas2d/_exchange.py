@@ -178,20 +178,13 @@ def fold_segment(grid, n, idx, vals, monoid, dtype, axis, force=None):
     length = int(off[mine + 1] - off[mine])
     decoded = [decode(part, length, dtype) for part in received]
     formats = [d[2] for d in decoded]
-    failure = None
-    try:
-        out_idx, out_vals = merge_parts([(d[0], d[1]) for d in decoded], length, monoid, dtype)
-    except Exception as exc:  # a user monoid failed: finish the collectives, then raise
-        failure = exc
-        out_idx, out_vals = np.empty(0, np.int64), np.empty(0, dtype)
+    out_idx, out_vals = merge_parts([(d[0], d[1]) for d in decoded], length, monoid, dtype)
     if axis == "col":
         # The piece now sits at grid position (k % R, k // R); send it home to rank k.
         msg = encode(out_idx, out_vals, length, dtype)
         home = grid.comm.sendrecv(msg, mine, grid.col_position(grid.rank))
         lo, hi = grid.piece(n)
         out_idx, out_vals, _ = decode(home, hi - lo, dtype)
-    if failure is not None:
-        raise failure
     return out_idx, out_vals, formats
 
 

@@ -10,8 +10,10 @@ allreduce, so an error on one rank is raised on all of them and the output is le
 import numpy as np
 
 from ._block import BlockMask
+from ._infix import Infix, ScalarLike
 from ._piece import PieceMask
 from .exceptions import DimensionMismatch, DomainMismatch, InvalidValue, NotImplementedException
+from .grid import collective
 from .semirings import _base, from_string
 from .semirings.dtypes import lookup_dtype, unify
 
@@ -144,7 +146,7 @@ class _Expression:
         raise TypeError("Expressions are not assignable; assign to a Vector or Matrix")
 
 
-class VectorExpression(_Expression):
+class VectorExpression(Infix, _Expression):
     """A lazy Vector result; ``compute(mask, opts)`` returns this rank's ``Piece``."""
 
     def __init__(self, method, args, dtype, size, compute, grid, **kw):
@@ -155,6 +157,7 @@ class VectorExpression(_Expression):
     def shape(self):
         return (self.size,)
 
+    @collective
     def new(self, dtype=None, *, mask=None, name=None, **opts):
         """Collective. Compute into a new Vector."""
         out = self.output_class(self.dtype if dtype is None else dtype, self.size, name=name,
@@ -163,7 +166,7 @@ class VectorExpression(_Expression):
         return out
 
 
-class MatrixExpression(_Expression):
+class MatrixExpression(Infix, _Expression):
     """A lazy Matrix result; ``compute(mask, opts)`` returns this rank's local block COO."""
 
     def __init__(self, method, args, dtype, nrows, ncols, compute, grid, *, symmetric=False,
@@ -178,6 +181,7 @@ class MatrixExpression(_Expression):
     def shape(self):
         return (self.nrows, self.ncols)
 
+    @collective
     def new(self, dtype=None, *, mask=None, name=None, **opts):
         """Collective. Compute into a new Matrix."""
         out = self.output_class(self.dtype if dtype is None else dtype, self.nrows, self.ncols,
@@ -186,9 +190,10 @@ class MatrixExpression(_Expression):
         return out
 
 
-class ScalarExpression(_Expression):
+class ScalarExpression(ScalarLike, _Expression):
     """A lazy reduction to one value; ``compute()`` returns the value or None (empty)."""
 
+    @collective
     def new(self, dtype=None, *, name=None):
         """Collective. Compute into a new Scalar."""
         value = self._compute()
@@ -198,6 +203,7 @@ class ScalarExpression(_Expression):
         return out
 
     @property
+    @collective
     def value(self):
         """Collective. The reduced value (None when empty)."""
         return self.new().value

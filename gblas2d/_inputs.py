@@ -2,16 +2,26 @@
 that all ranks agree on, the type of distributed input, and the fold of duplicates by a
 binary op that has no monoid. Shared by Vector and Matrix."""
 
+import numbers
+
 import numpy as np
 
 from .semirings.dtypes import FP64, lookup_dtype, unify
 
-__all__ = ["FirstOnlyMonoid", "agreed_dtype", "checked", "scalar_dtype"]
+__all__ = ["FirstOnlyMonoid", "agreed_dtype", "checked", "is_position", "scalar_dtype"]
 
 
 def scalar_dtype(value):
     """The GraphBLAS type of a Python or numpy scalar."""
     return lookup_dtype(np.asarray(value).dtype)
+
+
+def is_position(index):
+    """Whether ``index`` is one integer position (``v[3]``), not several (a list, a slice, a
+    Vector), nor a bool or a float (which python-graphblas rejects as indices)."""
+    if isinstance(index, np.ndarray):
+        return index.ndim == 0 and index.dtype.kind in "iu"
+    return isinstance(index, numbers.Integral) and not isinstance(index, bool)
 
 
 def checked(grid, distributed, read, fallback):

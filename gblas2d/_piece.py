@@ -185,8 +185,10 @@ class Piece:
             return self
         if self.present is None:
             return Piece(self.size, dtype, idx=self.idx, vals=self.vals.astype(dtype))
-        return Piece(self.size, dtype, present=self.present, values=self.values.astype(dtype),
-                     nvals=self.nvals)
+        # A bitmap's absent positions hold arbitrary values (nan from 0 / 0): no warning.
+        with np.errstate(invalid="ignore"):
+            values = self.values.astype(dtype)
+        return Piece(self.size, dtype, present=self.present, values=values, nvals=self.nvals)
 
 
 class PieceMask:

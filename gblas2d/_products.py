@@ -136,27 +136,19 @@ def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
             bits = ex.gather_bitmap(grid, n_out, local_mask.bitmap(), out_axis)
             allowed = PieceMask(Piece.from_bitmap(bits, bits), True, False)
 
-    failure = None
-    try:
-        backend = backends.for_product(direction, push_work, block, orient)
-        operand = _scipy_operand(semiring, A.dtype, x.dtype, x_first) \
-            if direction == "pull" and allowed is None and backend.SCIPY_DENSE_PULL else None
-        if operand is not None:
-            out_idx, out_vals = _pull_scipy(block, operand, x_seg.astype(out_type.np_type),
-                                            orient)
-        else:
-            out_idx, out_vals = backend.spmv(
-                block, x_seg, semiring, orient=orient, x_first=x_first, direction=direction,
-                allowed=allowed, out_offset=out_offset, in_offset=in_offset)
-        out_vals = out_vals.astype(out_type.np_type, copy=False)
-    except Exception as exc:  # raised after the collectives below, agreed by the caller
-        failure = exc
-        out_idx, out_vals = np.empty(0, np.int64), np.empty(0, out_type.np_type)
+    backend = backends.for_product(direction, push_work, block, orient)
+    operand = _scipy_operand(semiring, A.dtype, x.dtype, x_first) \
+        if direction == "pull" and allowed is None and backend.SCIPY_DENSE_PULL else None
+    if operand is not None:
+        out_idx, out_vals = _pull_scipy(block, operand, x_seg.astype(out_type.np_type), orient)
+    else:
+        out_idx, out_vals = backend.spmv(
+            block, x_seg, semiring, orient=orient, x_first=x_first, direction=direction,
+            allowed=allowed, out_offset=out_offset, in_offset=in_offset)
+    out_vals = out_vals.astype(out_type.np_type, copy=False)
 
     idx, vals, out_formats = ex.fold_segment(grid, n_out, out_idx, out_vals, semiring.monoid,
                                              out_type.np_type, out_axis, force)
-    if failure is not None:
-        raise failure
     lo, hi = grid.piece(n_out)
     out = Piece.from_entries(hi - lo, idx, vals, out_type.np_type)
     if _tracers:
@@ -241,39 +233,29 @@ def mxm_compute(A, B, semiring, out_type, mask, opts):
         got = redist.to_owners(grid, dest, b_rows, b_cols, b_vals)
         b_rows, b_cols, b_vals = (np.concatenate(grid.col_comm.allgatherv(a)) for a in got)
 
-    failure, result = None, None
-    try:
-        if grid.nprocs == 1:
-            # B's block is the whole of B, already CSR over A's columns.
-            b_ptr, b_cols, b_vals = B.block.csr
-        else:
-            inner = b_rows - A.col_offset
-            order = np.lexsort((b_cols, inner))
-            inner, b_cols, b_vals = inner[order], b_cols[order], b_vals[order]
-            b_ptr = np.zeros(A.block.ncols + 1, dtype=np.int64)
-            np.cumsum(np.bincount(inner, minlength=A.block.ncols), out=b_ptr[1:])
-        # With one grid column the local product is this rank's whole block of C: the mask
-        # goes into it, and nothing is left to fold.
-        local_mask = None
-        if mask is not None and grid.ncols == 1:
-            local_mask = BlockMask(mask.parent.block, mask.structure, mask.complement)
-        product = backends.get().spgemm(
-            A.block, (b_ptr, b_cols, b_vals, B.ncols), semiring, A.dtype, B.dtype,
-            a_row_offset=A.row_offset, inner_offset=A.col_offset, mask=local_mask)
-        rows, cols = product.rows, product.cols
-        vals = product.values.astype(out_type.np_type, copy=False)
-        if grid.ncols == 1:
-            result = product.with_values(vals)
-    except Exception as exc:  # raised after the collectives below, agreed by the caller
-        failure = exc
-        rows, cols = np.empty(0, np.int64), np.empty(0, np.int64)
-        vals = np.empty(0, out_type.np_type)
-
-    if grid.ncols > 1:
-        keys, vals = _fold_mxm(grid, A, B, semiring, rows, cols, vals)
+    if grid.nprocs == 1:
+        # B's block is the whole of B, already CSR over A's columns.
+        b_ptr, b_cols, b_vals = B.block.csr
+    else:
+        inner = b_rows - A.col_offset
+        order = np.lexsort((b_cols, inner))
+        inner, b_cols, b_vals = inner[order], b_cols[order], b_vals[order]
+        b_ptr = np.zeros(A.block.ncols + 1, dtype=np.int64)
+        np.cumsum(np.bincount(inner, minlength=A.block.ncols), out=b_ptr[1:])
+    # With one grid column the local product is this rank's whole block of C: the mask goes
+    # into it, and nothing is left to fold.
+    local_mask = None
+    if mask is not None and grid.ncols == 1:
+        local_mask = BlockMask(mask.parent.block, mask.structure, mask.complement)
+    product = backends.get().spgemm(
+        A.block, (b_ptr, b_cols, b_vals, B.ncols), semiring, A.dtype, B.dtype,
+        a_row_offset=A.row_offset, inner_offset=A.col_offset, mask=local_mask)
+    vals = product.values.astype(out_type.np_type, copy=False)
+    if grid.ncols == 1:
+        result = product.with_values(vals)
+    else:
+        keys, vals = _fold_mxm(grid, A, B, semiring, product.rows, product.cols, vals)
         result = keys, vals.astype(out_type.np_type, copy=False)
-    if failure is not None:
-        raise failure
     if _tracers:
         after = _count_bytes()
         _emit({"op": "mxm", "semiring": semiring.name, "direction": "push",

@@ -27,20 +27,8 @@ def to_owners(grid, owners, *arrays):
     comm = grid.comm
     if comm.size == 1:
         return arrays if len(arrays) > 1 else arrays[0]
-    failure, order, counts = None, None, None
-    try:
-        order, counts = _by_owner(np.asarray(owners), comm.size)
-    except Exception as exc:  # MemoryError, say: every rank raises it at the exchange
-        failure = exc
-    out = []
-    for a in arrays:
-        send = None
-        if failure is None:
-            try:
-                send = np.asarray(a)[order]
-            except Exception as exc:  # raised on every rank by the exchange
-                failure = exc
-        out.append(comm.exchange(send, counts, failure)[0])
+    order, counts = _by_owner(np.asarray(owners), comm.size)
+    out = [comm.exchange(np.asarray(a)[order], counts)[0] for a in arrays]
     return tuple(out) if len(out) > 1 else out[0]
 
 

@@ -11,7 +11,6 @@ import zipfile
 
 import numpy as np
 
-from .comm import raise_agreed
 from .exceptions import InvalidValue
 from .graphio import (
     check_matrix,
@@ -21,7 +20,7 @@ from .graphio import (
     row_major,
     write_atomically,
 )
-from .grid import default_grid
+from .grid import collective, default_grid
 from .matrix import Matrix
 from .semirings.dtypes import lookup_dtype
 
@@ -55,6 +54,7 @@ def _npz_members(A, rows, cols, values):
             "values": values[:1] if iso else values[order]}
 
 
+@collective
 def save(path, A):
     """Collective. Save a Matrix to gblas2d's binary format: one uncompressed ``.npz``.
 
@@ -165,6 +165,7 @@ def _read_block_of(f, archive, grid):
     return (nrows, ncols, dtype.name), rows[mine], cols[mine], values
 
 
+@collective
 def load(path, *, name=None, grid=None):
     """Collective. Load a Matrix written by ``save``, at any rank count.
 
@@ -185,20 +186,11 @@ def load(path, *, name=None, grid=None):
     >>> A = load("graph.npz")  # doctest: +SKIP
     """
     grid = grid or default_grid()
-    failure, block = None, None
-    try:
-        block = _read_block(path, grid)
-    except Exception as exc:  # agreed just below
-        failure = exc
-    # One collective agrees on failures and checks every rank read the same header.
-    seen = grid.comm.allgather_object(
-        (None if failure is None else (type(failure), str(failure)),
-         None if block is None else block[0]))
-    if any(desc is not None for desc, _ in seen):
-        raise_agreed([desc for desc, _ in seen], failure)
-    if any(meta != seen[0][1] for _, meta in seen):
-        raise InvalidValue(f"{path}: the ranks read different headers: "
-                           f"{sorted({m for _, m in seen})}")
+    block = _read_block(path, grid)
+    # A rank that could not read its share is heard of at this collective's guard.
+    seen = grid.comm.allgather_object(block[0])
+    if any(meta != seen[0] for meta in seen):
+        raise InvalidValue(f"{path}: the ranks read different headers: {sorted(set(seen))}")
     (nrows, ncols, type_name), rows, cols, values = block
     try:
         return Matrix.from_coo(rows, cols, values, dtype=type_name, nrows=nrows, ncols=ncols,

@@ -5,6 +5,13 @@ this rank sent and received, the messages, and the seconds it took. ``gblas2d.st
 the live record; ``recording()`` gives a fresh one for a block of code. Numbers are per rank:
 reading them never communicates.
 
+Every MPI call is preceded by a guard: an 8-byte allreduce over the grid's world in which a
+rank that failed since the last one says so. A public call (``grid.collective``) ends with one
+more. A failure on one rank, anywhere in the engine, thus reaches every rank at the next guard
+and is raised there with the same class and message (``agree``): no rank is left waiting in a
+collective the failed rank will never enter. The guards are recorded as the operation
+``agree``.
+
 Buffers travel as raw bytes (numpy ``uint8`` views), so one code path serves every dtype.
 Counts are the logical volume of a direct exchange: an allgatherv receives every other member's
 buffer; an alltoallv sends each destination its part. MPI's internal algorithms may route more.
@@ -13,6 +20,7 @@ buffer; an alltoallv sends each destination its part. MPI's internal algorithms 
 import hashlib
 import os
 import pickle
+import sys
 import time
 from contextlib import contextmanager
 
@@ -141,13 +149,16 @@ class Comm:
         None means a single process without MPI.
     group : str
         The name the statistics use.
+    world : Comm, optional
+        The grid's whole communicator, on which failures are agreed; default: this one.
     """
 
-    def __init__(self, mpi_comm, group):
+    def __init__(self, mpi_comm, group, world=None):
         self.mpi = mpi_comm
         self.group = group
         self.rank = 0 if mpi_comm is None else mpi_comm.Get_rank()
         self.size = 1 if mpi_comm is None else mpi_comm.Get_size()
+        self.world = world or self
 
     def _record(self, op, sent, received, messages, start):
         stats().add(op, self.group, int(sent), int(received), int(messages),
@@ -160,6 +171,7 @@ class Comm:
             return values.copy()
         from mpi4py import MPI
 
+        self.guard()
         start = time.perf_counter()
         out = np.empty_like(values)
         mpi_op = {"sum": MPI.SUM, "max": MPI.MAX, "min": MPI.MIN}[op]
@@ -172,6 +184,7 @@ class Comm:
         """Every member's 1-D array, in group-rank order (a list of arrays of ``array.dtype``)."""
         if self.size == 1:
             return [array]
+        self.guard()
         start = time.perf_counter()
         mine = _as_bytes(array)
         counts = np.empty(self.size, dtype=np.int64)
@@ -179,6 +192,7 @@ class Comm:
         displs = np.zeros(self.size, dtype=np.int64)
         np.cumsum(counts[:-1], out=displs[1:])
         out = np.empty(int(counts.sum()), dtype=np.uint8)
+        self.guard()
         self.mpi.Allgatherv(mine, [out, counts, displs, _mpi_byte()])
         received = counts.sum() - mine.size
         self._record("allgatherv", mine.size * (self.size - 1), received,
@@ -197,35 +211,25 @@ class Comm:
         np.cumsum(recv_counts, out=bounds[1:])
         return [out[bounds[k]:bounds[k + 1]] for k in range(self.size)]
 
-    def exchange(self, send, counts, failure=None):
+    def exchange(self, send, counts):
         """Send the consecutive runs of the 1-D array ``send``, ``counts[k]`` elements to member
         k; return what arrived, in member order, and how many elements came from each member.
-        The runs go out of and come into single buffers, with no copy per member.
-
-        A member that could not make its buffer passes its exception as ``failure`` (with
-        ``send`` and ``counts`` None): it rides on the exchange of counts, and every member
-        then raises the same exception (``agree``) instead of waiting for that member's data.
-        """
+        The runs go out of and come into single buffers, with no copy per member."""
         if self.size == 1:
-            if failure is not None:
-                raise failure
             return send, np.asarray(counts, dtype=np.int64)
+        self.guard()
         start = time.perf_counter()
-        if failure is None:
-            send = np.ascontiguousarray(send)
-            itemsize = send.dtype.itemsize
-            send_counts = np.asarray(counts, dtype=np.int64) * itemsize
-        else:
-            send_counts = np.full(self.size, -1, dtype=np.int64)
+        send = np.ascontiguousarray(send)
+        itemsize = send.dtype.itemsize
+        send_counts = np.asarray(counts, dtype=np.int64) * itemsize
         recv_counts = np.empty(self.size, dtype=np.int64)
         self.mpi.Alltoall(send_counts, recv_counts)
-        if failure is not None or (recv_counts < 0).any():
-            self.agree(failure)
         send_displs = np.zeros(self.size, dtype=np.int64)
         np.cumsum(send_counts[:-1], out=send_displs[1:])
         recv_displs = np.zeros(self.size, dtype=np.int64)
         np.cumsum(recv_counts[:-1], out=recv_displs[1:])
         out = np.empty(int(recv_counts.sum()) // itemsize, dtype=send.dtype)
+        self.guard()
         self.mpi.Alltoallv([send.view(np.uint8), send_counts, send_displs, _mpi_byte()],
                            [out.view(np.uint8), recv_counts, recv_displs, _mpi_byte()])
         me = self.rank
@@ -236,15 +240,22 @@ class Comm:
         return out, recv_counts // itemsize
 
     def sendrecv(self, array, dest, source):
-        """Send ``array`` to ``dest`` and receive one array from ``source`` (a permutation)."""
-        if dest == self.rank and source == self.rank:
-            return array
+        """Send ``array`` to ``dest`` and receive one array from ``source`` (a permutation).
+        Every member calls it, those that keep their own array too: all pass the same guards,
+        so that they stay in step."""
         start = time.perf_counter()
+        self.guard()
+        if dest == self.rank and source == self.rank:
+            self.guard()
+            if self.size > 1:
+                self._record("sendrecv", 0, 0, 0, start)
+            return array
         mine = _as_bytes(array)
         count = np.empty(1, dtype=np.int64)
         self.mpi.Sendrecv(np.array([mine.size], dtype=np.int64), dest=dest, recvbuf=count,
                           source=source)
         out = np.empty(int(count[0]), dtype=np.uint8)
+        self.guard()
         self.mpi.Sendrecv(mine, dest=dest, recvbuf=out, source=source)
         self._record("sendrecv", mine.size, out.size, 1, start)
         return out.view(array.dtype)
@@ -253,6 +264,7 @@ class Comm:
         """Every member's small picklable object (used to agree on errors and metadata)."""
         if self.size == 1:
             return [obj]
+        self.guard()
         start = time.perf_counter()
         out = self.mpi.allgather(obj)
         nbytes = len(pickle.dumps(obj))
@@ -264,24 +276,47 @@ class Comm:
         """``obj`` from ``root`` on every member."""
         if self.size == 1:
             return obj
+        self.guard()
         start = time.perf_counter()
         out = self.mpi.bcast(obj, root=root)
         self._record("bcast_obj", 0, 0, 1, start)
         return out
 
-    def agree(self, failure):
-        """Collective. Raise the same exception on every member if any member had ``failure``.
+    def guard(self):
+        """Collective over the world. Before an MPI call: raise, on every rank, the failure
+        any rank announced since the last guard (``agree``)."""
+        self.world.agree(None)
 
-        ``failure`` is an exception or None. The exception of the lowest failing rank is
-        re-raised everywhere with its class and message, so no member is left waiting.
+    def agree(self, failure, *, final=False):
+        """Collective over the world. Raise the same exception on every rank if any rank had
+        ``failure`` (an exception or None), here or at a guard it has not reached.
+
+        The exception of the lowest failing rank is raised everywhere with its class and
+        message. An exception that was itself agreed is raised again at once: every rank
+        has it. ``final``: this is the end of a public call (``grid.collective``), so what a
+        rank raises here is what the others must end with, even if they caught it at a
+        guard and made another exception of it on the way out.
         """
-        if self.size == 1:
+        world = self.world
+        if world.size == 1:
             if failure is not None:
                 raise failure
             return
-        flags = self.allreduce(np.array([0 if failure is None else 1], dtype=np.int64), "max")
-        if flags[0]:
-            raise_agreed(self.allgather_object(_describe(failure)), failure)
+        if failure is not None:
+            ended = _final_cause(failure)
+            if ended is not None:
+                raise ended
+            if getattr(failure, "gblas2d_agreed", False):
+                raise failure
+        from mpi4py import MPI
+
+        start = time.perf_counter()
+        flag = np.array([0 if failure is None else 1], dtype=np.int64)
+        world.mpi.Allreduce(MPI.IN_PLACE, flag, op=MPI.MAX)
+        world._record("agree", 8 * (world.size - 1), 8 * (world.size - 1),
+                      2 * (world.size - 1), start)
+        if flag[0]:
+            raise_agreed(world.mpi.allgather(_describe(failure, final)), failure)
 
     @contextmanager
     def agreed(self):
@@ -311,6 +346,7 @@ class Comm:
         InvalidValue on every rank if the ranks passed different ``arguments`` to ``what``."""
         if not _debug[0] or self.size == 1:
             return
+        self.guard()
         text = repr(tuple(describe(a) for a in arguments))
         digest = int.from_bytes(hashlib.blake2b(text.encode(), digest_size=7).digest(),
                                 "little")
@@ -325,28 +361,58 @@ class Comm:
             return
         seen = self.mpi.allgather(text)
         other = next(r for r, t in enumerate(seen) if t != seen[0])
-        raise InvalidValue(f"the ranks called {what} with different arguments (GBLAS2D_DEBUG): "
-                           f"rank 0 passed {seen[0][:200]}, rank {other} passed "
-                           f"{seen[other][:200]}")
+        error = InvalidValue(
+            f"the ranks called {what} with different arguments (GBLAS2D_DEBUG): rank 0 passed "
+            f"{seen[0][:200]}, rank {other} passed {seen[other][:200]}")
+        error.gblas2d_agreed = True  # every rank raises it
+        raise error
 
     def barrier(self):
         if self.size > 1:
+            self.guard()
             self.mpi.Barrier()
 
 
-def _describe(failure):
-    return None if failure is None else (type(failure), str(failure))
+def _describe(failure, final=False):
+    """A failure as plain strings, which any rank can unpickle (a class need not be), and
+    whether it ends a public call."""
+    if failure is None:
+        return None
+    cls = type(failure)
+    return cls.__module__, cls.__qualname__, str(failure), final
+
+
+def _final_cause(exc):
+    """The exception, in the chain that led to ``exc``, that another rank ended its public
+    call with (``agree``'s ``final``), or None."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if getattr(exc, "gblas2d_agreed", None) == "final":
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return None
 
 
 def raise_agreed(descriptions, own):
-    """Raise the first described exception (same class and message on every rank)."""
-    cls, message = next(d for d in descriptions if d is not None)
-    if own is not None and type(own) is cls and str(own) == message:
-        raise own
-    try:
-        exc = cls(message)
-    except Exception:  # an exception class that cannot be rebuilt from its message
-        exc = RuntimeError(f"{cls.__name__}: {message}")
+    """Raise the first described exception (``_describe``: the same class and message on
+    every rank), marked as agreed."""
+    module, qualname, message, final = next(d for d in descriptions if d is not None)
+    if own is not None and _describe(own)[:3] == (module, qualname, message):
+        exc = own
+    else:
+        cls = sys.modules.get(module)
+        for part in qualname.split("."):
+            cls = getattr(cls, part, None)
+        try:
+            exc = cls(message)
+        except Exception:  # a class this rank cannot find or rebuild from its message
+            exc = None
+        if not isinstance(exc, BaseException):
+            exc = RuntimeError(f"{qualname}: {message}")
+    exc.gblas2d_agreed = "final" if final else True
+    if exc is own:
+        raise exc
     raise exc from own
 
 

@@ -14,7 +14,7 @@ scale 24.
 
 import numpy as np
 
-from .grid import default_grid
+from .grid import collective, default_grid
 from .matrix import Matrix
 from .semirings import binary
 
@@ -234,6 +234,7 @@ def _check_weights(weights):
     return weights == "uniform"
 
 
+@collective
 def rmat(scale, edge_factor=16, *, a=0.57, b=0.19, c=0.19, seed=0, symmetric=False,
          weights=None, dtype="FP64", name=None, grid=None):
     """Collective. The Graph 500 Kronecker graph as an n x n adjacency Matrix, n = 2**scale.
@@ -276,6 +277,7 @@ def rmat(scale, edge_factor=16, *, a=0.57, b=0.19, c=0.19, seed=0, symmetric=Fal
     return _build(1 << int(scale), edges, symmetric, dtype, grid, name)
 
 
+@collective
 def erdos_renyi(n, nedges, *, seed=0, symmetric=False, weights=None, dtype="FP64", name=None,
                 grid=None):
     """Collective. The G(n, m) random graph of ``erdos_renyi_edges`` as an n x n Matrix.
@@ -334,6 +336,7 @@ def _grid_chunks(nrows, ncols, diagonal, seed, part, nparts, with_weights):
     return _chunks(nedges, part, nparts, with_weights, draw)
 
 
+@collective
 def grid_graph(nrows, ncols, *, diagonal=False, weights=None, seed=0, dtype="FP64", name=None,
                grid=None):
     """Collective. The nrows x ncols mesh (a road-like planar graph) as a symmetric adjacency

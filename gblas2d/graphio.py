@@ -1,4 +1,5 @@
-"""Graph and matrix files: Matrix Market and edge lists (the binary format is in binformat.py).
+"""Graph and matrix files: Matrix Market and edge lists (the binary format is in binformat.py,
+LDBC Graphalytics ``.v``/``.e`` pairs in graphalytics.py).
 
 Every function here is collective. The text formats are read by rank 0 alone, which checks the
 file and sends every rank its entries (``Matrix.from_coo(..., distributed=True)``), so no other
@@ -29,7 +30,7 @@ import numpy as np
 from . import _redistribute as redist
 from ._expr import as_op
 from .exceptions import IndexOutOfBound, InvalidValue, NotImplementedException
-from .grid import default_grid
+from .grid import collective, default_grid
 from .matrix import Matrix
 from .semirings import binary
 from .semirings.dtypes import lookup_dtype
@@ -55,14 +56,14 @@ def os_error(path, exc):
     return type(exc)(f"{path}: {exc.strerror or exc}")
 
 
-def _excerpt(line, width=60):
+def excerpt(line, width=60):
     """A line as it may appear in a message: at most ``width`` characters, and anything not
     printable ASCII (binary data) escaped."""
     short = line if len(line) <= width else line[:width - 3] + "..."
     return "".join(c if " " <= c <= "~" else f"\\x{ord(c):02x}" for c in short)
 
 
-def _read_bytes(path):
+def read_bytes(path):
     """The file's bytes, gunzipped when the name ends in ``.gz``."""
     try:
         if os.fspath(path).endswith(".gz"):
@@ -222,7 +223,7 @@ def _mm_banner(path, line, head):
     tokens = line.lower().split()
     if len(tokens) != 5:
         raise InvalidValue(f"{path}: line 1: the banner must read '%%MatrixMarket matrix "
-                           f"<format> <field> <symmetry>', got '{_excerpt(line)}'")
+                           f"<format> <field> <symmetry>', got '{excerpt(line)}'")
     obj, head.format, head.field, head.symmetry = tokens[1:]
     for what, value, allowed in (("object", obj, ("matrix",)),
                                  ("format", head.format, _FORMATS),
@@ -257,7 +258,7 @@ def _mm_size_line(path, line, number, head):
         sizes = []
     if len(sizes) != len(want.split()) or min(sizes) < 0:
         raise InvalidValue(f"{path}: line {number}: the size line must be '{want}' "
-                           f"({head.format} format), non-negative integers; got '{_excerpt(line)}'")
+                           f"({head.format} format), non-negative integers; got '{excerpt(line)}'")
     head.nrows, head.ncols = sizes[:2]
     if head.nrows != head.ncols and head.symmetry != "general":
         raise InvalidValue(f"{path}: line {number}: a {head.nrows}x{head.ncols} matrix cannot "
@@ -379,7 +380,7 @@ def _mm_entries(path, dtype):
     """Rank 0's reading: (rows, cols, values, (nrows, ncols, dtype name))."""
     import scipy.io
 
-    data = _read_bytes(path)
+    data = read_bytes(path)
     _reject_binary(path, data)
     head = _mm_header(path, data)
     _check_mm_lines(path, data, head)
@@ -430,6 +431,7 @@ def _check_range(path, dtype, rows, cols, values):
                            f"outside the range of {dtype} [{lo}, {hi}]")
 
 
+@collective
 def mmread(path, *, dtype=None, dup_op=None, name=None, grid=None):
     """Collective. Read a Matrix Market file (``.mtx``, or ``.mtx.gz``) into a Matrix.
 
@@ -561,6 +563,7 @@ def _write_mm(path, A, rows, cols, values, symmetry, comment):
     write_atomically(path, write, compress=os.fspath(path).endswith(".gz"))
 
 
+@collective
 def mmwrite(path, A, *, symmetry="general", comment=""):
     """Collective. Write a Matrix to a Matrix Market coordinate file (gzipped if ``path``
     ends in ``.gz``).
@@ -612,7 +615,7 @@ def mmwrite(path, A, *, symmetry="general", comment=""):
 # ---------------------------------------------------------------- edge lists
 
 
-def _data_lines(text, comments):
+def data_lines(text, comments):
     """(line number, line, fields) of each line that holds data once comments are cut off."""
     cut = re.compile(f"[{re.escape(comments)}].*") if comments else None
     pos, number = 0, 0
@@ -627,42 +630,43 @@ def _data_lines(text, comments):
             yield number, line, fields
 
 
-def _line_of(text, comments, k):
+def line_of(text, comments, k):
     """(line number, line) of data line k (0-based)."""
-    return next(itertools.islice(_data_lines(text, comments), k, None))[:2]
+    return next(itertools.islice(data_lines(text, comments), k, None))[:2]
 
 
 def _edgelist_problem(path, text, comments, ncol, exc):
     """The error for the first line numpy could not read (found by rereading in Python)."""
-    for number, line, fields in _data_lines(text, comments):
+    for number, line, fields in data_lines(text, comments):
         where = f"{path}: line {number}"
         if len(fields) != ncol:
             return InvalidValue(f"{where}: {len(fields)} columns where the first edge line has "
-                                f"{ncol}: '{_excerpt(line)}'")
+                                f"{ncol}: '{excerpt(line)}'")
         for k, field in enumerate(fields):
             try:
                 value = int(field) if k < 2 else float(field)
             except ValueError:
                 what = "vertex id" if k < 2 else f"column {k + 1}"
                 kind = "an integer" if k < 2 else "a number"
-                return InvalidValue(f"{where}: {what} '{_excerpt(field)}' is not {kind}")
+                return InvalidValue(f"{where}: {what} '{excerpt(field)}' is not {kind}")
             if k < 2 and not -2**63 <= value < 2**63:
                 return InvalidValue(f"{where}: vertex id {field} does not fit in int64")
     return InvalidValue(f"{path}: {exc}")
 
 
-def _edgelist_entries(path, base, weighted, nrows, dtype, comments):
-    """Rank 0's reading: (src, dst, values, n)."""
-    data = _read_bytes(path)
+def edge_table(path, weighted, comments):
+    """Rank 0's parsing of an edge list: (text, src, dst, weights), the weights the third
+    column (float64) when ``weighted`` or, for None, when there is one; else None."""
+    data = read_bytes(path)
     text = data.decode("latin-1")
-    first = next(_data_lines(text, comments), None)
+    first = next(data_lines(text, comments), None)
     ncol = len(first[2]) if first else 2
     if first and ncol < 2:
         raise InvalidValue(f"{path}: line {first[0]}: an edge needs two vertex ids, got "
-                           f"'{_excerpt(first[1])}'")
+                           f"'{excerpt(first[1])}'")
     if first and weighted and ncol < 3:
         raise InvalidValue(f"{path}: line {first[0]}: weighted=True needs a third column (the "
-                           f"weight), got '{_excerpt(first[1])}'")
+                           f"weight), got '{excerpt(first[1])}'")
     columns = [("src", np.int64), ("dst", np.int64)] + [(f"c{k}", np.float64)
                                                         for k in range(2, ncol)]
     # numpy parses one comment character in C but several in Python, line by line (ten times
@@ -679,37 +683,43 @@ def _edgelist_entries(path, base, weighted, nrows, dtype, comments):
                                ndmin=1, encoding="latin-1")
     except ValueError as exc:
         raise _edgelist_problem(path, text, comments, ncol, exc) from exc
-    src, dst = table["src"], table["dst"]
+    use_weights = ncol >= 3 if weighted is None else weighted
+    return text, table["src"], table["dst"], table["c2"] if use_weights else None
+
+
+def _edgelist_entries(path, base, weighted, nrows, dtype, comments):
+    """Rank 0's reading: (src, dst, values, n)."""
+    text, src, dst, weights = edge_table(path, weighted, comments)
     smaller = np.minimum(src, dst)
     # A negative id is wrong under any base, so it is blamed first: base="auto" would pick 1
     # for it and blame an earlier line's 0 instead.
     negative = np.flatnonzero(smaller < 0)
     if len(negative):
-        number, line = _line_of(text, comments, negative[0])
+        number, line = line_of(text, comments, negative[0])
         raise InvalidValue(f"{path}: line {number}: negative vertex id "
-                           f"{smaller[negative[0]]}: '{_excerpt(line)}'")
+                           f"{smaller[negative[0]]}: '{excerpt(line)}'")
     if base == "auto":
         base = 0 if len(src) and smaller.min() == 0 else 1
     low = np.flatnonzero(smaller < base)
     if len(low):
-        number, line = _line_of(text, comments, low[0])
+        number, line = line_of(text, comments, low[0])
         raise InvalidValue(f"{path}: line {number}: vertex id 0 with base=1: "
-                           f"'{_excerpt(line)}'")
+                           f"'{excerpt(line)}'")
     src, dst = src - base, dst - base
     n = nrows if nrows is not None else (int(max(src.max(), dst.max())) + 1 if len(src) else 0)
     high = np.flatnonzero(np.maximum(src, dst) >= n)
     if len(high):
-        number, line = _line_of(text, comments, high[0])
+        number, line = line_of(text, comments, high[0])
         raise IndexOutOfBound(f"{path}: line {number}: vertex id "
                               f"{max(src[high[0]], dst[high[0]]) + base} is out of range for "
-                              f"nrows={n} (base={base}): '{_excerpt(line)}'")
-    use_weights = ncol >= 3 if weighted is None else weighted
+                              f"nrows={n} (base={base}): '{excerpt(line)}'")
     with np.errstate(all="ignore"):
-        values = table["c2"].astype(dtype.np_type) if use_weights else \
-            np.ones(len(src), dtype=dtype.np_type)
+        values = np.ones(len(src), dtype=dtype.np_type) if weights is None else \
+            weights.astype(dtype.np_type)
     return src, dst, values, n
 
 
+@collective
 def read_edgelist(path, *, base=0, weighted=None, nrows=None, symmetric=False,
                   dup_op=binary.min, dtype=None, comments="#%", name=None, grid=None):
     """Collective. Read a whitespace-separated edge list (SNAP style) into an n x n Matrix.
@@ -773,10 +783,7 @@ def read_edgelist(path, *, base=0, weighted=None, nrows=None, symmetric=False,
     n = grid.comm.bcast_object(read[3] if grid.rank == 0 else None)
     src, dst, values = read[:3] if grid.rank == 0 else _empty(out_type)
     if symmetric:
-        # A self-loop reversed is itself: adding it again would make a repeat.
-        loop = src == dst
-        src, dst = np.concatenate([src, dst[~loop]]), np.concatenate([dst, src[~loop]])
-        values = np.concatenate([values, values[~loop]])
+        src, dst, values = both_ways(src, dst, values)
     try:
         A = Matrix.from_coo(src, dst, values, dtype=out_type, nrows=n, ncols=n,
                             dup_op=dup_op, name=name, distributed=True, grid=grid)
@@ -787,6 +794,14 @@ def read_edgelist(path, *, base=0, weighted=None, nrows=None, symmetric=False,
     if _mirrored_alike(symmetric, dup_op):
         A.mark_symmetric()
     return A
+
+
+def both_ways(src, dst, values):
+    """Every edge and its reverse: an undirected graph's entries. A self-loop reversed is
+    itself, so it stays once (adding it again would make a repeat)."""
+    loop = src == dst
+    return (np.concatenate([src, dst[~loop]]), np.concatenate([dst, src[~loop]]),
+            np.concatenate([values, values[~loop]]))
 
 
 def _mirrored_alike(symmetric, dup_op):

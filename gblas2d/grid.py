@@ -7,13 +7,14 @@ space; rank (i, j) stores block (i, j). Every function here is arithmetic on (n,
 never needs communication.
 """
 
+import functools
 import os
 
 import numpy as np
 
 from .comm import Comm
 
-__all__ = ["Grid", "default_grid", "set_default_grid"]
+__all__ = ["Grid", "collective", "default_grid", "set_default_grid"]
 
 
 def _most_square(p):
@@ -75,8 +76,9 @@ class Grid:
             self.col_comm = Comm(None, "col")
         else:
             self.comm = Comm(comm, "world")
-            self.row_comm = Comm(comm.Split(self.myrow, self.mycol), "row")
-            self.col_comm = Comm(comm.Split(self.mycol, self.myrow), "col")
+            self.row_comm = Comm(comm.Split(self.myrow, self.mycol), "row", self.comm)
+            self.col_comm = Comm(comm.Split(self.mycol, self.myrow), "col", self.comm)
+            _distributed[0] = True
         self._offsets = {}
 
     def __repr__(self):
@@ -181,6 +183,46 @@ class Grid:
 
 
 _default = []
+# Whether a grid of several ranks exists: until then a public call needs no agreement.
+_distributed = [False]
+# Whether a public collective call is under way (the calls it makes are part of it).
+_inside = [False]
+
+
+def collective(function):
+    """Decorate a public collective call so that its boundary is agreed: it ends the same way
+    on every rank. An exception on some ranks is raised, with the same class and message, on
+    all of them, whether it happened before, between or after the call's collectives (the
+    comm layer's guards hear of it); the calls it makes inside are part of it."""
+
+    @functools.wraps(function)
+    def call(*args, **kwargs):
+        if not _default:
+            default_grid()  # a program's first call: so that it knows whether ranks are many
+        if _inside[0] or not _distributed[0]:
+            return function(*args, **kwargs)
+        _inside[0] = True
+        failure = result = None
+        try:
+            result = function(*args, **kwargs)
+        except Exception as exc:
+            failure = exc
+        finally:
+            _inside[0] = False
+        _world_of((result, *args), kwargs).agree(failure, final=True)
+        return result
+
+    return call
+
+
+def _world_of(args, kwargs):
+    """The world communicator of the grid a call works on: its first operand's, the one it
+    is given, or the default."""
+    for arg in (*args, *kwargs.values()):
+        grid = arg if isinstance(arg, Grid) else getattr(arg, "grid", None)
+        if isinstance(grid, Grid):
+            return grid.comm
+    return default_grid().comm
 
 
 def default_grid():

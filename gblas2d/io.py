@@ -2,20 +2,24 @@
 
 The input object must be the same on every rank (each keeps its own part, no communication);
 outputs are built on every rank from a gather. The file readers and writers (Matrix Market,
-edge lists) live in ``graphio.py``, the binary ``save``/``load`` format in ``binformat.py``.
+edge lists) live in ``graphio.py``, the LDBC Graphalytics reader in ``graphalytics.py``, the
+binary ``save``/``load`` format in ``binformat.py``.
 """
 
 import numpy as np
 
 from .binformat import load, save
+from .graphalytics import read_graphalytics
 from .graphio import mmread, mmwrite, read_edgelist
+from .grid import collective
 from .matrix import Matrix
 from .vector import Vector
 
 __all__ = ["from_graphblas", "from_scipy_sparse", "load", "mmread", "mmwrite", "read_edgelist",
-           "save", "to_graphblas", "to_scipy_sparse"]
+           "read_graphalytics", "save", "to_graphblas", "to_scipy_sparse"]
 
 
+@collective
 def from_scipy_sparse(A, *, dup_op=None, name=None, grid=None):
     """Collective. A Matrix from a scipy.sparse matrix or array given on every rank."""
     coo = A.tocoo()
@@ -23,6 +27,7 @@ def from_scipy_sparse(A, *, dup_op=None, name=None, grid=None):
                            dup_op=dup_op, name=name, grid=grid)
 
 
+@collective
 def to_scipy_sparse(A, format="csr"):
     """Collective. A scipy.sparse array of the whole matrix on every rank."""
     from scipy.sparse import coo_array
@@ -31,6 +36,7 @@ def to_scipy_sparse(A, format="csr"):
     return coo_array((v, (r.astype(np.int64), c.astype(np.int64))), shape=A.shape).asformat(format)
 
 
+@collective
 def from_graphblas(obj, *, name=None, grid=None):
     """Collective. A gblas2d Matrix or Vector from a python-graphblas one (same on every rank)."""
     if hasattr(obj, "nrows"):
@@ -41,6 +47,7 @@ def from_graphblas(obj, *, name=None, grid=None):
     return Vector.from_coo(idx, v, dtype=obj.dtype.np_type, size=obj.size, name=name, grid=grid)
 
 
+@collective
 def to_graphblas(obj):
     """Collective. A python-graphblas Matrix or Vector holding the same entries."""
     import graphblas

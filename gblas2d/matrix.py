@@ -5,6 +5,7 @@ The block (``_block.Block``) keeps its entries as CSR with local indices and mak
 on first use. ``nrows``, ``ncols``, ``dtype`` and ``nvals`` are replicated.
 """
 
+import operator
 from contextlib import nullcontext
 
 import numpy as np
@@ -22,7 +23,8 @@ from ._expr import (
     check_size,
     ewise_input_types,
 )
-from ._inputs import FirstOnlyMonoid, agreed_dtype, checked, scalar_dtype
+from ._infix import Infix, ScalarLike
+from ._inputs import FirstOnlyMonoid, agreed_dtype, checked, is_position, scalar_dtype
 from ._kernels import reduce_sorted, run_starts
 from ._piece import Piece
 from .exceptions import (
@@ -33,7 +35,7 @@ from .exceptions import (
     InvalidValue,
     NotImplementedException,
 )
-from .grid import default_grid
+from .grid import collective, default_grid
 from .semirings import monoid, semiring
 from .semirings.dtypes import FP64, lookup_dtype
 from .vector import Vector
@@ -145,6 +147,7 @@ class Matrix(Container):
 
     # ---- construction ----
     @classmethod
+    @collective
     def from_coo(cls, rows, columns, values=1.0, dtype=None, *, nrows=None, ncols=None,
                  dup_op=None, name=None, distributed=False, grid=None):
         """Collective. Build from COO arrays.
@@ -214,6 +217,7 @@ class Matrix(Container):
         return out
 
     @classmethod
+    @collective
     def from_vectors(cls, rows, columns, values=1.0, dtype=None, *, nrows=None, ncols=None,
                      dup_op=None, name=None):
         """Collective. Build from distributed Vectors: the entries of ``rows`` and ``columns``
@@ -261,38 +265,31 @@ class Matrix(Container):
         so that each array is freed as soon as its successor exists."""
         keys, values = entries
         entries.clear()
-        failure, block = None, None
-        try:
-            dup = None if dup_op is None else as_op(dup_op, "binary")
-            # Only a non-commutative dup_op (first, second, minus) needs duplicates kept in
-            # input order; otherwise the faster unstable sort will do.
-            stable = dup is not None and not dup.commutative
-            keys, values = _sort_keys(keys, values, stable=stable)
-            if len(keys) > 1 and (keys[1:] == keys[:-1]).any():
-                if dup is None:
-                    raise InvalidValue("Duplicate indices found; give dup_op to combine them")
-                if values.strides == (0,) and _keeps(dup, values[:1]):
-                    # One value broadcast (a pattern) whose repeats combine to itself: the
-                    # unique keys keep it, with no array of values built and reduced.
-                    keys = keys[run_starts(keys)]
-                    values = np.broadcast_to(values[:1], keys.shape)
-                else:
-                    keys, values = reduce_sorted(keys, values,
-                                                 dup.monoid or FirstOnlyMonoid(dup))
-            block = Block.from_keys(self._block.nrows, self._block.ncols, keys, values)
-        except Exception as exc:  # agreed in _install
-            failure = exc
+        dup = None if dup_op is None else as_op(dup_op, "binary")
+        # Only a non-commutative dup_op (first, second, minus) needs duplicates kept in input
+        # order; otherwise the faster unstable sort will do.
+        stable = dup is not None and not dup.commutative
+        keys, values = _sort_keys(keys, values, stable=stable)
+        if len(keys) > 1 and (keys[1:] == keys[:-1]).any():
+            if dup is None:
+                raise InvalidValue("Duplicate indices found; give dup_op to combine them")
+            if values.strides == (0,) and _keeps(dup, values[:1]):
+                # One value broadcast (a pattern) whose repeats combine to itself: the unique
+                # keys keep it, with no array of values built and reduced.
+                keys = keys[run_starts(keys)]
+                values = np.broadcast_to(values[:1], keys.shape)
+            else:
+                keys, values = reduce_sorted(keys, values, dup.monoid or FirstOnlyMonoid(dup))
+        block = Block.from_keys(self._block.nrows, self._block.ncols, keys, values)
         # The keys go before _install makes the values a whole array (the build's peak).
         keys = values = None
-        self._install(block, failure)
+        self._install(block)
 
-    def _install(self, block, failure):
-        """Collective. Install a new block; raise the same error everywhere on failure."""
-        local = 0 if failure is not None else block.nvals
-        total, failed = self.grid.comm.allreduce(
-            np.array([local, failure is not None], dtype=np.int64))
-        if failed:
-            self.grid.comm.agree(failure)
+    def _install(self, block):
+        """Collective. Install a new block once every rank has computed its own. A rank that
+        failed before it is heard of at the allreduce's guard (comm layer), so every rank
+        raises and the matrix is left unchanged."""
+        total = self.grid.comm.allreduce(np.array([block.nvals], dtype=np.int64))[0]
         dtype = self.dtype.np_type
         if block.is_iso:
             # One value for every entry (a pattern) stays one value: 8 bytes an entry saved.
@@ -307,6 +304,7 @@ class Matrix(Container):
         self._symmetric = False
 
     @classmethod
+    @collective
     def from_dense(cls, values, missing_value=None, *, dtype=None, name=None, grid=None):
         """Collective. Build from a 2D array given identically on every rank."""
         values = np.asarray(values)
@@ -315,6 +313,7 @@ class Matrix(Container):
         return cls.from_coo(r, c, values[r, c], dtype=dtype or values.dtype,
                             nrows=values.shape[0], ncols=values.shape[1], name=name, grid=grid)
 
+    @collective
     def dup(self, dtype=None, *, clear=False, mask=None, name=None):
         """Collective. A copy (optionally cast, emptied or masked)."""
         out = Matrix(dtype or self.dtype, self._nrows, self._ncols, name=name, grid=self.grid)
@@ -330,6 +329,7 @@ class Matrix(Container):
         self._symmetric = False
 
     # ---- output ----
+    @collective
     def to_coo(self, dtype=None, *, rows=True, columns=True, values=True, sort=True):
         """Collective. (rows, columns as uint64, values), sorted by (row, column), on every rank."""
         r, c, v = self._block.global_coo(self._row_lo, self._col_lo)
@@ -344,6 +344,7 @@ class Matrix(Container):
         return (all_r.astype(np.uint64) if rows else None,
                 all_c.astype(np.uint64) if columns else None, all_v if values else None)
 
+    @collective
     def to_dense(self, fill_value=None, dtype=None):
         """Collective. A full 2D numpy array (``fill_value`` required if entries are missing)."""
         if fill_value is None and self._nvals < self._nrows * self._ncols:
@@ -354,6 +355,7 @@ class Matrix(Container):
         out[r.astype(np.int64), c.astype(np.int64)] = v
         return out
 
+    @collective
     def isequal(self, other, *, check_dtype=False):
         """Collective. Same shape, structure and values."""
         if other.shape != self.shape or other._nvals != self._nvals:
@@ -364,6 +366,7 @@ class Matrix(Container):
             self._block.values, other._block.values)
         return bool(self.grid.comm.allreduce(np.array([same], dtype=np.int64), "min")[0])
 
+    @collective
     def isclose(self, other, *, rel_tol=1e-7, abs_tol=0.0, check_dtype=False):
         """Collective. Same structure and values within tolerance."""
         if other.shape != self.shape or other._nvals != self._nvals:
@@ -397,22 +400,18 @@ class Matrix(Container):
                                     f"Matrix.shape (={self.shape})")
         if accum is not None:
             check_domain(accum, self.dtype, other.dtype)
-        failure, block = None, None
-        try:
-            result = other._compute(mask, opts)
-            if isinstance(result, Block) and accum is None and (mask is None or (
-                    result.within_mask and (replace or self._nvals == 0))):
-                # A whole new block replaces the old one: installed as it is, arrays and all.
-                block = result
-            else:
-                t = result if isinstance(result, Block) else \
-                    Block.from_keys(self._block.nrows, self._block.ncols, *result)
-                block = backends.get().write_block(
-                    self._block, t, None if mask is None else mask.block_mask(), accum, replace,
-                    self.dtype.np_type)
-        except Exception as exc:  # agreed in _install
-            failure = exc
-        self._install(block, failure)
+        result = other._compute(mask, opts)
+        if isinstance(result, Block) and accum is None and (mask is None or (
+                result.within_mask and (replace or self._nvals == 0))):
+            # A whole new block replaces the old one: installed as it is, arrays and all.
+            block = result
+        else:
+            t = result if isinstance(result, Block) else \
+                Block.from_keys(self._block.nrows, self._block.ncols, *result)
+            block = backends.get().write_block(
+                self._block, t, None if mask is None else mask.block_mask(), accum, replace,
+                self.dtype.np_type)
+        self._install(block)
         if other.symmetric and mask is None and accum is None:
             self.mark_symmetric()
 
@@ -438,7 +437,15 @@ class Matrix(Container):
         self._update(expr, mask, accum, replace, {})
 
     def __getitem__(self, index):
-        return _MatrixIndexExpr(self, index)
+        element = isinstance(index, tuple) and len(index) == 2 and all(map(is_position, index))
+        return (_MatrixElement if element else _MatrixIndexExpr)(self, index)
+
+    @collective
+    def __iter__(self):
+        """Collective. The (row, column) of each stored entry, by row (``list(A)``, as in
+        python-graphblas); ``(i, j) in A`` tests one position."""
+        rows, columns, _ = self.to_coo(values=False)
+        return zip(rows.flat, columns.flat, strict=True)
 
     # ---- element-wise ----
     def _ewise(self, other, op, kind, method, left_default=None, right_default=None):
@@ -549,22 +556,15 @@ class Matrix(Container):
         def compute(mask, opts):
             from ._exchange import fold_segment
 
-            failure = None
-            try:
-                b = a._block
-                if axis == "row":
-                    idx, vals = reduce_sorted(b.rows, b.values, mon)
-                else:
-                    ptr, rows, vals = b.csc
-                    cols = np.repeat(np.arange(b.ncols, dtype=np.int64), np.diff(ptr))
-                    idx, vals = reduce_sorted(cols, vals, mon)
-                vals = vals.astype(out_type.np_type, copy=False)
-            except Exception as exc:  # raised after the fold, agreed by the caller
-                failure = exc
-                idx, vals = np.empty(0, np.int64), np.empty(0, out_type.np_type)
+            b = a._block
+            if axis == "row":
+                idx, vals = reduce_sorted(b.rows, b.values, mon)
+            else:
+                ptr, rows, vals = b.csc
+                cols = np.repeat(np.arange(b.ncols, dtype=np.int64), np.diff(ptr))
+                idx, vals = reduce_sorted(cols, vals, mon)
+            vals = vals.astype(out_type.np_type, copy=False)
             idx, vals, _ = fold_segment(a.grid, n, idx, vals, mon, out_type.np_type, axis)
-            if failure is not None:
-                raise failure
             lo, hi = a.grid.piece(n)
             return Piece.from_entries(hi - lo, idx, vals, out_type.np_type)
 
@@ -586,20 +586,8 @@ class Matrix(Container):
         a = self
 
         def compute():
-            failure, local = None, None
-            try:
-                if a._block.nvals:
-                    local = mon.reduce(a._block.values, a.dtype)
-            except Exception as exc:  # agreed below
-                failure = exc
-            parts = a.grid.comm.allgather_object((local, None if failure is None else
-                                                  (type(failure), str(failure))))
-            errors = [p[1] for p in parts if p[1] is not None]
-            if errors:
-                from .comm import raise_agreed
-
-                raise_agreed(errors, failure)
-            vals = [p[0] for p in parts if p[0] is not None]
+            local = mon.reduce(a._block.values, a.dtype) if a._block.nvals else None
+            vals = [p for p in a.grid.comm.allgather_object(local) if p is not None]
             if not vals:
                 return None if allow_empty else mon.identity(out_type)
             return mon.reduce(np.array(vals, dtype=out_type.np_type))
@@ -736,7 +724,7 @@ def _sort_keys(keys, vals, *, stable=True):
     return keys[order], vals[order]
 
 
-class _TransposedMatrix:
+class _TransposedMatrix(Infix):
     """``A.T``: used directly by mxv/vxm/mxm (no copy) or materialized by ``.new()``."""
 
     def __init__(self, matrix):
@@ -785,17 +773,19 @@ class _TransposedMatrix:
                                 lambda mask, opts: m._transpose_entries(), m.grid,
                                 symmetric=m._symmetric)
 
+    @collective
     def new(self, dtype=None, *, mask=None, name=None):
         """Collective. The transpose as a new Matrix (entries travel to their new owners)."""
         return self._materialize_expr().new(dtype, mask=mask, name=name)
 
+    @collective
     def to_coo(self, dtype=None, **kw):
         r, c, v = self._matrix.to_coo(dtype)
         order = np.lexsort((r, c))
         return c[order], r[order], v[order]
 
 
-class _MatrixIndexExpr:
+class _MatrixIndexExpr(Infix):
     """``A[i, :]``, ``A[:, j]`` (Vector extracts) and ``A[i, j]`` (one element)."""
 
     def __init__(self, parent, index):
@@ -829,15 +819,17 @@ class _MatrixIndexExpr:
 
         return VectorExpression("extract", (a, axis, k), a.dtype, size, compute, a.grid)
 
+    @collective
     def new(self, dtype=None, *, mask=None, name=None):
         """Collective. The extracted row or column."""
         return self._as_expression().new(dtype, mask=mask, name=name)
 
     @property
+    @collective
     def value(self):
         """Collective. The element A[i, j] or None."""
         a = self.parent
-        i, j = (int(t) for t in self.index)
+        i, j = (operator.index(t) for t in self.index)
         if not (0 <= i < a.nrows and 0 <= j < a.ncols):
             raise IndexOutOfBound(f"index ({i}, {j}) out of range for shape {a.shape}")
         owner = int(a.grid.entry_owner(a.nrows, a.ncols, [i], [j])[0])
@@ -849,6 +841,16 @@ class _MatrixIndexExpr:
             if pos < len(keys) and keys[pos] == key:
                 local = a._block.values[pos].item()
         return a.grid.comm.bcast_object(local, root=owner)
+
+
+class _MatrixElement(ScalarLike, _MatrixIndexExpr):
+    """``A[i, j]``: one element; comparing, testing or converting it reads its value."""
+
+    @collective
+    def new(self, dtype=None, *, name=None):
+        """Collective. The element as a Scalar (empty when no entry is stored)."""
+        return ScalarExpression.output_class.from_value(self.value, dtype or self.parent.dtype,
+                                                        name=name)
 
 
 MatrixExpression.output_class = Matrix

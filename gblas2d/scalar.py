@@ -4,10 +4,12 @@ Scalars are the results of reductions and the bound values of ``apply``; every o
 makes one agrees on its value first, so a Scalar is replicated and reading it is local.
 """
 
+import numbers
+
 import numpy as np
 
 from ._expr import ScalarExpression
-from .exceptions import EmptyObject
+from ._infix import ScalarLike
 from .semirings.dtypes import FP64, lookup_dtype
 
 __all__ = ["Scalar"]
@@ -57,17 +59,46 @@ class Scalar:
     def get(self, default=None):
         return default if self._value is None else self.value
 
-    def __bool__(self):
-        if self._value is None:
-            raise EmptyObject("An empty Scalar has no truth value")
-        return bool(self._value)
+    def isequal(self, other, *, check_dtype=False):
+        """Whether ``other`` (a Scalar, a Python or numpy scalar, or None) holds the same value,
+        or is empty too (None stands for empty); the dtypes too with ``check_dtype``, unless
+        ``other`` is a literal, whose dtype is only inferred. ``==`` is this test. Local, but
+        a lazy scalar (``v.reduce()``, ``v[i]``) is computed first: collective then.
+
+        Examples
+        --------
+        >>> Scalar.from_value(47).isequal(47.0), Scalar(int).isequal(None)
+        (True, True)
+        """
+        if isinstance(other, ScalarLike):
+            other = other.new()
+        if not isinstance(other, Scalar):
+            if other is None:
+                return self._value is None
+            if not isinstance(other, (numbers.Number, np.bool_)):
+                raise TypeError(f"Scalar.isequal expects a Scalar or a literal scalar, got "
+                                f"{type(other).__name__}")
+            other = Scalar.from_value(other)
+            check_dtype = False
+        if check_dtype and self.dtype != other.dtype:
+            return False
+        if self._value is None or other._value is None:
+            return self._value is None and other._value is None
+        return bool(self.value == other.value)
 
     def __eq__(self, other):
-        other = other.value if isinstance(other, Scalar) else other
-        return self.value == other
+        return self.isequal(other)
 
-    def __hash__(self):
-        return hash(self.value)
+    # Equal to values of other hashes (47 == Scalar 47.0), so unhashable, as in python-graphblas.
+    __hash__ = None
+
+    def __bool__(self):
+        """Whether the Scalar holds a truthy value (an empty one is False, as in
+        python-graphblas; ``is_empty`` tells emptiness apart)."""
+        return self._value is not None and bool(self._value)
+
+    def __array__(self, dtype=None, copy=None):
+        return np.array(self.value, dtype=self.dtype.np_type if dtype is None else dtype)
 
     def __float__(self):
         return float(self.value)

@@ -6,6 +6,7 @@ and ``nvals`` are replicated and kept current by the collective operations that 
 vector, so reading them never communicates.
 """
 
+import operator
 from contextlib import nullcontext
 
 import numpy as np
@@ -21,10 +22,11 @@ from ._expr import (
     check_size,
     ewise_input_types,
 )
-from ._inputs import FirstOnlyMonoid, agreed_dtype, checked, scalar_dtype
+from ._infix import Infix, ScalarLike
+from ._inputs import FirstOnlyMonoid, agreed_dtype, checked, is_position, scalar_dtype
 from ._piece import Piece, PieceMask, Write, accumulated, ewise, write
 from .exceptions import EmptyObject, IndexOutOfBound, InvalidValue
-from .grid import default_grid
+from .grid import collective, default_grid
 from .semirings import binary, monoid, semiring
 from .semirings.dtypes import FP64, lookup_dtype
 
@@ -99,6 +101,7 @@ class Vector(Container):
 
     # ---- construction ----
     @classmethod
+    @collective
     def from_coo(cls, indices, values=1.0, dtype=None, *, size=None, dup_op=None, name=None,
                  distributed=False, grid=None):
         """Collective. Build from index/value arrays.
@@ -146,40 +149,28 @@ class Vector(Container):
 
     def _set_from_entries(self, local_idx, values, dup_op):
         """Collective. Fill the piece from local entries, combining duplicates."""
-        failure = None
-        try:
-            order = np.argsort(local_idx, kind="stable")
-            local_idx, values = local_idx[order], values[order]
-            dups = np.r_[False, local_idx[1:] == local_idx[:-1]]
-            if dups.any():
-                if dup_op is None:
-                    raise InvalidValue("Duplicate indices found; give dup_op to combine them")
-                dup = as_op(dup_op, "binary")
-                mon = dup.monoid or FirstOnlyMonoid(dup)
-                local_idx, values = redist.reduce_duplicates(local_idx, values, mon)
-        except Exception as exc:  # agreed below
-            failure = exc
-        piece = None
-        if failure is None:
-            piece = Piece.from_entries(self._piece.size, local_idx, values, self.dtype.np_type)
-        self._install(piece, failure)
+        order = np.argsort(local_idx, kind="stable")
+        local_idx, values = local_idx[order], values[order]
+        dups = np.r_[False, local_idx[1:] == local_idx[:-1]]
+        if dups.any():
+            if dup_op is None:
+                raise InvalidValue("Duplicate indices found; give dup_op to combine them")
+            dup = as_op(dup_op, "binary")
+            mon = dup.monoid or FirstOnlyMonoid(dup)
+            local_idx, values = redist.reduce_duplicates(local_idx, values, mon)
+        piece = Piece.from_entries(self._piece.size, local_idx, values, self.dtype.np_type)
+        self._commit(Write(piece.nvals, piece=piece))
 
-    def _install(self, piece, failure):
-        """Collective. Install a new piece; raise the same error everywhere if any rank failed."""
-        self._commit(None if failure else Write(piece.nvals, piece=piece), failure)
-
-    def _commit(self, change, failure):
-        """Collective. Apply a ``Write`` once every rank has computed its own; if any rank
-        failed, raise the same error everywhere and leave the vector unchanged."""
-        local = 0 if failure is not None else change.nvals
-        total, failed = self.grid.comm.allreduce(
-            np.array([local, failure is not None], dtype=np.int64))
-        if failed:
-            self.grid.comm.agree(failure)
+    def _commit(self, change):
+        """Collective. Apply a ``Write`` once every rank has computed its own. A rank that
+        failed before it is heard of at the allreduce's guard (comm layer), so every rank
+        raises and the vector is left unchanged."""
+        total = self.grid.comm.allreduce(np.array([change.nvals], dtype=np.int64))[0]
         self._piece = change.install(self._piece)
         self._nvals = int(total)
 
     @classmethod
+    @collective
     def from_dense(cls, values, missing_value=None, *, dtype=None, name=None, grid=None):
         """Collective. Build from a full array given identically on every rank."""
         values = np.asarray(values).reshape(-1)
@@ -189,12 +180,14 @@ class Vector(Container):
                             size=values.size, name=name, grid=grid)
 
     @classmethod
+    @collective
     def from_scalar(cls, value, size, dtype=None, *, name=None, grid=None):
         """Collective. A full vector with every entry equal to ``value``."""
         out = cls(dtype or scalar_dtype(value), size, name=name, grid=grid)
         out << value
         return out
 
+    @collective
     def dup(self, dtype=None, *, clear=False, mask=None, name=None):
         """Collective. A copy (optionally cast, emptied, or masked)."""
         out = Vector(dtype or self.dtype, self._size, name=name, grid=self.grid)
@@ -226,6 +219,7 @@ class Vector(Container):
                                      ncols=n, distributed=True, name=name, grid=self.grid)
 
     # ---- output ----
+    @collective
     def to_coo(self, dtype=None, *, indices=True, values=True, sort=True):
         """Collective. (indices as uint64, values) of every entry, the same on every rank."""
         idx, vals = self._piece.entries()
@@ -234,6 +228,7 @@ class Vector(Container):
         all_vals = np.concatenate(self.grid.comm.allgatherv(vals)) if values else None
         return (all_idx if indices else None), all_vals
 
+    @collective
     def to_dense(self, fill_value=None, dtype=None):
         """Collective. A full numpy array; missing entries are ``fill_value`` (required if any)."""
         if fill_value is None and self._nvals < self._size:
@@ -245,6 +240,7 @@ class Vector(Container):
         local[idx] = vals
         return np.concatenate(self.grid.comm.allgatherv(local))
 
+    @collective
     def isequal(self, other, *, check_dtype=False):
         """Collective. Same size, structure and values (and dtype when asked)."""
         if not isinstance(other, Vector):
@@ -257,6 +253,7 @@ class Vector(Container):
         same = np.array_equal(a_idx, b_idx) and np.array_equal(a, b)
         return bool(self.grid.comm.allreduce(np.array([same], dtype=np.int64), "min")[0])
 
+    @collective
     def isclose(self, other, *, rel_tol=1e-7, abs_tol=0.0, check_dtype=False):
         """Collective. Same structure and values within tolerance."""
         if other._size != self._size or other._nvals != self._nvals:
@@ -286,14 +283,9 @@ class Vector(Container):
         check_size("assignment", other.size, self._size, "input size", "output Vector.size")
         if accum is not None:
             check_domain(accum, self.dtype, other.dtype)
-        failure, change = None, None
-        try:
-            t = other._compute(mask, opts)
-            change = write(self._piece, t, None if mask is None else mask.local(), accum,
-                           replace)
-        except Exception as exc:  # agreed in _commit
-            failure = exc
-        self._commit(change, failure)
+        t = other._compute(mask, opts)
+        self._commit(write(self._piece, t, None if mask is None else mask.local(), accum,
+                           replace))
 
     def _identity_expr(self):
         snapshot = self._piece.copy()
@@ -301,16 +293,23 @@ class Vector(Container):
                                 lambda mask, opts: snapshot, self.grid)
 
     def __getitem__(self, index):
-        return _VectorIndexExpr(self, index)
+        return (_VectorElement if is_position(index) else _VectorIndexExpr)(self, index)
+
+    @collective
+    def __iter__(self):
+        """Collective. The indices of the stored entries, ascending (``list(v)``, as in
+        python-graphblas); ``i in v`` tests one index."""
+        return self.to_coo(values=False)[0].flat
 
     def __setitem__(self, index, value):
         self()[index] << value
 
+    @collective
     def __delitem__(self, index):
         region = self._local_region(_positions(self._size, index))
         nothing = Piece.empty(region.size, self.dtype.np_type)
         self._commit(write(self._piece, nothing, PieceMask(region, True, False), None, False,
-                           t_masked=True), None)
+                           t_masked=True))
 
     def _local_region(self, positions):
         """The positions of this rank's piece among the global ``positions``, as a Piece."""
@@ -351,13 +350,8 @@ class Vector(Container):
         t = Piece.from_entries(n_local, idx, vals)
         t_masked = whole and not isinstance(value, Vector) and mask is not None and \
             not mask.complement
-        failure, change = None, None
-        try:
-            change = self._assign_write(t, None if whole else self._local_region(positions),
-                                        local_mask, accum, replace, t_masked)
-        except Exception as exc:  # agreed in _commit
-            failure = exc
-        self._commit(change, failure)
+        self._commit(self._assign_write(t, None if whole else self._local_region(positions),
+                                        local_mask, accum, replace, t_masked))
 
     def _assign_write(self, t, region, m, accum, replace, t_masked):
         """The Write of ``C<M, replace>(region) = accum(C(region), T)`` for the PieceMask ``m``
@@ -416,10 +410,6 @@ class Vector(Container):
 
     def __rmatmul__(self, other):
         return other.mxv(self, semiring.plus_times)
-
-    def __iadd__(self, other):
-        self(accum=binary.plus) << other
-        return self
 
     # ---- apply, select ----
     def apply(self, op, right=None, *, left=None):
@@ -483,20 +473,9 @@ class Vector(Container):
         a = self
 
         def compute():
-            failure, local = None, None
-            try:
-                vals = a._piece.entries()[1]
-                local = mon.reduce(vals, a.dtype) if len(vals) else None
-            except Exception as exc:  # agreed below
-                failure = exc
-            parts = a.grid.comm.allgather_object((local, None if failure is None else
-                                                  (type(failure), str(failure))))
-            errors = [p[1] for p in parts if p[1] is not None]
-            if errors:
-                from .comm import raise_agreed
-
-                raise_agreed(errors, failure)
-            vals = [p[0] for p in parts if p[0] is not None]
+            vals = a._piece.entries()[1]
+            local = mon.reduce(vals, a.dtype) if len(vals) else None
+            vals = [p for p in a.grid.comm.allgather_object(local) if p is not None]
             if not vals:
                 if allow_empty:
                     return None
@@ -596,7 +575,7 @@ def _positions(size, index):
     return positions
 
 
-class _VectorIndexExpr:
+class _VectorIndexExpr(Infix):
     """``v[index]``: extract (``.new()``, ``.value``) or the target of an assignment."""
 
     def __init__(self, parent, index):
@@ -604,7 +583,7 @@ class _VectorIndexExpr:
         self.index = index
 
     def _is_element(self):
-        return np.ndim(self.index) == 0 and not isinstance(self.index, slice)
+        return is_position(self.index)
 
     def _as_expression(self):
         if self._is_element():
@@ -621,6 +600,7 @@ class _VectorIndexExpr:
 
         return VectorExpression("extract", (v, positions), v.dtype, out_size, compute, v.grid)
 
+    @collective
     def new(self, dtype=None, *, mask=None, name=None):
         """Collective. The extracted Vector (or Scalar for one element)."""
         if self._is_element():
@@ -634,10 +614,11 @@ class _VectorIndexExpr:
         return self._as_expression().new(dtype, mask=mask, name=name)
 
     @property
+    @collective
     def value(self):
         """Collective. The element's value, or None if it is missing."""
         v = self.parent
-        i = int(self.index)
+        i = operator.index(self.index)
         if not 0 <= i < v.size:
             raise IndexOutOfBound(f"index {i} out of range for size {v.size}")
         owner = int(v.grid.owner(v.size, [i])[0])
@@ -647,6 +628,7 @@ class _VectorIndexExpr:
             local = vals[0].item() if found[0] else None
         return v.grid.comm.bcast_object(local, root=owner)
 
+    @collective
     def __lshift__(self, value):
         self.parent._assign(self.index, value, None, None, False)
         return self.parent
@@ -656,7 +638,11 @@ class _VectorIndexExpr:
         return len(_positions(self.parent.size, self.index))
 
 
-class _InfixVector:
+class _VectorElement(ScalarLike, _VectorIndexExpr):
+    """``v[i]``: one element; comparing, testing or converting it reads its value."""
+
+
+class _InfixVector(Infix):
     """``a | b`` and ``a & b``: ewise_add / ewise_mult placeholders awaiting an operator."""
 
     def __init__(self, left, right, kind):

@@ -25,16 +25,28 @@ class DataType:
         return self.name
 
     def __eq__(self, other):
-        # lookup_dtype(None) is FP64 (numpy's default dtype), which must not make FP64 == None.
+        """Whether ``other`` (a DataType, a name, a numpy or Python type) names this type. As
+        in python-graphblas, what names no type at all raises TypeError."""
+        # lookup_dtype(None) is FP64 (numpy's default dtype); python-graphblas rejects None.
         if other is None:
-            return False
+            raise TypeError("Bad dtype: None.  A valid dtype must be provided.")
         try:
             return self is lookup_dtype(other)
-        except (TypeError, ValueError):
-            return NotImplemented
+        except ValueError:
+            pass
+        try:
+            np.dtype(other)
+        except TypeError:
+            raise TypeError(f"Invalid or unknown datatype: {other}") from None
+        # A numpy type gblas2d does not hold (complex, strings): merely another type.
+        return False
 
     def __hash__(self):
-        return hash(self.name)
+        return hash(self.np_type)
+
+    def __reduce__(self):
+        # Unpickled, a type is this module's own object again, so ``is`` and ``==`` hold.
+        return lookup_dtype, (self.name,)
 
     @property
     def itemsize(self):

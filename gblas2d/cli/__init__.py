@@ -28,9 +28,10 @@ from ..grid import Grid, set_default_grid
 __all__ = ["main"]
 
 
-UNDIRECTED_HELP = ("read an edge-list file's lines as undirected edges, each both ways (a "
-                   "Matrix Market file states its symmetry in its header; generated graphs "
-                   "are undirected already)")
+UNDIRECTED_HELP = ("read an edge-list file's lines as undirected edges, each both ways, and so "
+                   "a Graphalytics graph without .properties (a Matrix Market file or a "
+                   ".properties states its own symmetry; generated graphs are undirected "
+                   "already)")
 
 
 def _grid_shape(text):
@@ -73,12 +74,13 @@ def _parser():
                           f"takes a parent Vector, not a graph; connected_components --method "
                           f"fastsv runs it)")
     run.add_argument("--graph", required=True,
-                     help="a file (.mtx, .mtx.gz, .npz, edge list) or kron:SCALE[:EF], "
-                          "er:N:M, grid:R:C")
+                     help="a file (.mtx, .mtx.gz, .npz, edge list, or a Graphalytics .v, .e "
+                          "or .properties) or kron:SCALE[:EF], er:N:M, grid:R:C")
     run.add_argument("--undirected", action="store_true", help=UNDIRECTED_HELP)
     run.add_argument("--source", type=int, default=None,
                      help="BFS / SSSP source (default: the vertex of largest degree); "
-                          "betweenness_centrality: its one source (default: every vertex)")
+                          "betweenness_centrality: its one source (default: every vertex); "
+                          "an id of the .v file for a Graphalytics graph")
     run.add_argument("--method", default=None, help="variant of the algorithm")
     run.add_argument("--damping", type=float, default=0.85)
     run.add_argument("--tol", type=float, default=1e-4)
@@ -99,7 +101,8 @@ def _parser():
     run.add_argument("--delta", type=float, default=None,
                      help="delta-stepping bucket width (default: the mean edge weight)")
     run.add_argument("--output", default=None,
-                     help="write the result: 'vertex value' lines, or .npz arrays")
+                     help="write the result: 'vertex value' lines, or .npz arrays (vertices "
+                          "by their .v ids for a Graphalytics graph)")
     run.add_argument("--relabel", action="store_true",
                      help="run on a randomly relabeled graph for load balance, output in the "
                           "input's labels (refused by fused_bpt, influence_maximization and "
@@ -122,7 +125,7 @@ def _parser():
 def info(args, grid, out, load):
     from .run import out_degree
 
-    A = load(args.graph)
+    A, _ = load(args.graph)
     out(f"graph {args.graph}")
     out(f"  vertices {A.nrows} x {A.ncols}, entries {A.nvals}, dtype {A.dtype.name}")
     if A.nrows == A.ncols:

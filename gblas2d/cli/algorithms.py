@@ -21,7 +21,8 @@ class Spec(NamedTuple):
     """How ``gblas2d run`` drives one algorithm. Collective: call, summary, vector, check."""
 
     call: Callable                  # (A, source, args) -> the algorithm's result
-    summary: Callable               # (A, result, vector) -> one line
+    summary: Callable               # (A, result, vector, names) -> one line; names(vertices)
+                                    # -> how to print them (their Graphalytics ids)
     check: Callable                 # (A, source, result, vector, args) -> (ok, what was compared)
     source: str = ""                # "default": --source or the vertex of largest degree;
                                     # "optional": --source or none; "": not read
@@ -33,6 +34,7 @@ class Spec(NamedTuple):
     vector: Callable = None         # (A, result, args) -> Vector to write; None: the result
     check_limit: int = CHECK_LIMIT
     check_needs: str = ""           # a module --check imports that is not a dependency
+    vertex_values: bool = False     # the vector's values name vertices (parents, mates, labels)
 
 
 def _algorithm(name):
@@ -95,26 +97,26 @@ def _pagerank(A, source, args):
                                   **extra)
 
 
-def _reached(A, result, vector):
+def _reached(A, result, vector, names):
     return f"reached {result.nvals} vertices"
 
 
-def _levels_summary(A, result, vector):
-    return f"{_reached(A, result, vector)}, {result.reduce('max').new().value + 1} levels"
+def _levels_summary(A, result, vector, names):
+    return f"{_reached(A, result, vector, names)}, {result.reduce('max').new().value + 1} levels"
 
 
-def _sssp_summary(A, result, vector):
+def _sssp_summary(A, result, vector, names):
     farthest = result.reduce("max").new().value
-    return f"{_reached(A, result, vector)}, the farthest at distance {farthest:.6g}"
+    return f"{_reached(A, result, vector, names)}, the farthest at distance {farthest:.6g}"
 
 
-def _pagerank_summary(A, result, vector):
+def _pagerank_summary(A, result, vector, names):
     top = result.reduce("max").new().value
     return f"largest rank {top:.6g}, ranks sum to {result.reduce().new().value:.6f}"
 
 
 def _groups_summary(noun):
-    def summary(A, result, vector):
+    def summary(A, result, vector, names):
         sizes = np.bincount(result.to_dense())
         return f"{np.count_nonzero(sizes)} {noun}, the largest has {sizes.max()} vertices"
     return summary
@@ -207,7 +209,7 @@ def _rrr_counts(A, result, args):
     return result.rrr.apply(unary.popcount).new().reduce_rowwise(monoid.plus).new("INT64")
 
 
-def _bpt_summary(A, result, vector):
+def _bpt_summary(A, result, vector, names):
     mean = (vector.reduce().new().value or 0) / result.colors
     saving = result.edges_unfused / max(result.edges_fused, 1)
     return (f"{result.colors} colors, {result.levels} levels, RRR sets of {mean:.1f} vertices "
@@ -267,8 +269,9 @@ def _seed_order(A, result, args):
     return Vector.from_coo(result.seeds, np.arange(k), dtype="INT64", size=A.nrows)
 
 
-def _influence_summary(A, result, vector):
-    seeds = " ".join(map(str, result.seeds[:10])) + (" ..." if len(result.seeds) > 10 else "")
+def _influence_summary(A, result, vector, names):
+    seeds = " ".join(map(str, names(result.seeds[:10])))
+    seeds += " ..." if len(result.seeds) > 10 else ""
     return (f"seeds {seeds}; estimated spread {result.spread:.6g} of {A.nrows} vertices "
             f"({result.samples} samples)")
 
@@ -309,7 +312,7 @@ def _matching_weight(A, mate):
     return len(u) // 2, (weight or 0) / 2
 
 
-def _matching_summary(A, result, vector):
+def _matching_summary(A, result, vector, names):
     pairs, weight = _matching_weight(A, result)
     return f"{pairs} matched edges, total weight {weight:.6g}"
 
@@ -387,10 +390,10 @@ def _betweenness(A, source, args):
     return _algorithm("betweenness_centrality")(A, None if source is None else [source])
 
 
-def _betweenness_summary(A, result, vector):
+def _betweenness_summary(A, result, vector, names):
     top = result.reduce("max").new().value
     at = int(result.select("==", top).new().to_coo()[0][0])
-    return f"largest centrality {top:.6g} at vertex {at}"
+    return f"largest centrality {top:.6g} at vertex {names([at])[0]}"
 
 
 def _check_betweenness(A, source, result, vector, args):
@@ -420,13 +423,14 @@ ALGORITHMS = {
     "bfs_levels": Spec(_call("bfs_levels"), _levels_summary, _check_paths, source="default",
                        restore=_plain("bfs_levels")),
     "bfs_parents": Spec(_call("bfs_parents"), _reached, _check_paths, source="default",
-                        restore=_plain("bfs_parents")),
+                        restore=_plain("bfs_parents"), vertex_values=True),
     "pagerank": Spec(_pagerank, _pagerank_summary, _check_pagerank,
                      methods=("graphalytics", "gap"), restore=_plain("pagerank")),
     "connected_components": Spec(
         lambda A, source, args: _algorithm("connected_components")(A, args.method or "fastsv"),
         _groups_summary("components"), _check_components,
-        methods=("fastsv", "label_propagation"), restore=_plain("connected_components")),
+        methods=("fastsv", "label_propagation"), restore=_plain("connected_components"),
+        vertex_values=True),
     "sssp": Spec(
         lambda A, source, args: _algorithm("sssp")(A, source, args.method or "bellman_ford",
                                                    delta=args.delta),
@@ -442,11 +446,11 @@ ALGORITHMS = {
     "max_weight_matching": Spec(
         lambda A, source, args: _algorithm("max_weight_matching")(A), _matching_summary,
         _check_matching, weighted=True, restore=_restore_ids, check_limit=1 << 11,
-        check_needs="networkx"),
+        check_needs="networkx", vertex_values=True),
     "label_propagation": Spec(
         _label_propagation, _groups_summary("communities"), _check_cdlp, options=("max_iter",),
         no_relabel="CDLP breaks ties by the smallest label, a vertex id, so relabeling changes "
-                   "the communities"),
+                   "the communities", vertex_values=True),
     "betweenness_centrality": Spec(
         _betweenness, _betweenness_summary, _check_betweenness, source="optional",
         restore=_plain("betweenness_centrality"), check_limit=1 << 10, check_needs="networkx"),

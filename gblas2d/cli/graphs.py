@@ -2,12 +2,14 @@
 
 ``kron:SCALE[:EF]`` (Graph 500 Kronecker, symmetric), ``er:N:M`` (Erdős–Rényi with M edges,
 symmetric), ``grid:R:C`` (an R x C mesh), or a path: ``.mtx`` / ``.mtx.gz`` (Matrix Market),
-``.npz`` (gblas2d's binary format), anything else a whitespace edge list.
+``.npz`` (gblas2d's binary format), ``.v`` / ``.e`` / ``.properties`` (an LDBC Graphalytics
+graph), anything else a whitespace edge list.
 """
 
+import os
 from pathlib import Path
 
-from .. import generators, io
+from .. import generators, graphalytics, io
 from ..grid import default_grid
 
 
@@ -26,11 +28,16 @@ def _ints(spec, parts, names):
 
 
 def load_graph(spec, *, seed=0, weighted=False, undirected=False):
-    """Collective. The Matrix named by ``spec``; generated graphs get uniform [0, 1) weights
-    when ``weighted`` (for shortest paths), else every entry is 1. ``undirected`` reads an
-    edge list's lines as undirected edges; any other graph refuses it."""
+    """Collective. ``(A, ids)``: the Matrix named by ``spec``, and for a Graphalytics graph
+    the Vector of its vertex ids (vertex i is ``ids[i]`` in the files; None for any other
+    graph). Generated graphs get uniform [0, 1) weights when ``weighted`` (for shortest
+    paths), else every entry is 1. ``undirected`` reads an edge list's lines as undirected
+    edges, and a Graphalytics graph's when its .properties does not say; any other graph
+    refuses it."""
     try:
-        return _load(spec, seed, weighted, undirected)
+        if spec.lower().endswith(graphalytics.SUFFIXES):
+            return _graphalytics(spec, undirected)
+        return _load(spec, seed, weighted, undirected), None
     except ValueError as exc:
         if isinstance(exc, SpecError):
             raise
@@ -62,17 +69,39 @@ def _load(spec, seed, weighted, undirected):
             raise SpecError(f"graph {spec!r}: expected grid:ROWS:COLS")
         r, c = _ints(spec, parts, ["ROWS", "COLS"])
         return generators.grid_graph(r, c, seed=seed, weights=weights)
-    path = Path(spec)
-    grid = default_grid()
-    # Agreed: a path that some ranks cannot see (a node-local file, a relative path under
-    # another working directory) fails on every rank instead of leaving the others waiting.
-    with grid.comm.agreed():
-        if not path.exists():
-            where = f" on rank {grid.rank}" if grid.nprocs > 1 else ""
-            raise FileNotFoundError(f"graph file not found{where}: {spec}")
+    path = _existing(spec)
     name = path.name.lower()
     if name.endswith((".mtx", ".mtx.gz", ".mm")):
         return io.mmread(path)
     if name.endswith(".npz"):
         return io.load(path)
     return io.read_edgelist(path, base="auto", symmetric=undirected)
+
+
+def _existing(spec):
+    """Collective. The path ``spec``, once every rank has found it. Agreed: a path that some
+    ranks cannot see (a node-local file, a relative path under another working directory)
+    fails on every rank instead of leaving the others waiting."""
+    path = Path(spec)
+    grid = default_grid()
+    with grid.comm.agreed():
+        if not path.exists():
+            where = f" on rank {grid.rank}" if grid.nprocs > 1 else ""
+            raise FileNotFoundError(f"graph file not found{where}: {spec}")
+    return path
+
+
+def _graphalytics(spec, undirected):
+    """Collective. A Graphalytics graph and its ids: directed as its .properties says (the
+    reader refuses --undirected for a directed one); without a .properties, undirected with
+    --undirected, else directed, as edge lists are."""
+    path = _existing(spec)
+    grid = default_grid()
+    # rank 0 reads the files, so its view decides
+    has_properties = grid.comm.bcast_object(
+        os.path.exists(graphalytics.graphalytics_files(path)[2]) if grid.rank == 0 else None)
+    if undirected:
+        directed = False
+    else:
+        directed = None if has_properties else True
+    return io.read_graphalytics(path, directed=directed)

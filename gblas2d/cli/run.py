@@ -1,9 +1,14 @@
 """``gblas2d run ALGO --graph SPEC``: one algorithm on one graph, optionally checked against
 a reference (SciPy, numpy, networkx), traced, and written to a file. The algorithms and their
-references are in ``algorithms.py``."""
+references are in ``algorithms.py``.
+
+A Graphalytics graph's vertices are named by their ids in its .v file: ``--source`` is one,
+and the summary line and ``--output`` use them. The run itself, ``--relabel`` and ``--check``
+work on vertex indices 0 .. n-1; the ids are put in last."""
 
 import os
 import time
+from functools import partial
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -32,18 +37,40 @@ def default_source(A):
     return int(degree.select("==", top).new().to_coo()[0][0])
 
 
-def write_result(path, result, grid):
+def vertex_index(ids, vertex, graph):
+    """Collective. The index of the vertex whose Graphalytics id is ``vertex``."""
+    # ids are int64 and never negative: another number names no vertex
+    at = ids.select("==", vertex).new().to_coo()[0] if 0 <= vertex < 2**63 else []
+    if len(at) == 0:
+        raise InvalidValue(f"--source {vertex} is not a vertex of {graph} (not in its .v file)")
+    return int(at[0])
+
+
+def vertex_names(ids, vertices):
+    """Collective. How to print these vertex indices: their Graphalytics ids, or themselves
+    when ``ids`` is None."""
+    if ids is None:
+        return list(vertices)
+    return ids[list(vertices)].new().to_dense().tolist()
+
+
+def write_result(path, result, grid, ids=None):
     """Collective. Rank 0 writes ``vertex value`` lines (or ``.npz`` arrays) atomically: a
-    temporary file in the same directory, renamed over the target when complete."""
+    temporary file in the same directory, renamed over the target when complete. With
+    ``ids``, vertex i is written as ``ids[i]``."""
     idx, vals = result.to_coo()
+    if ids is not None:
+        # ids is full, so on result's pattern it holds one id per entry, in the same order
+        idx = ids.dup(mask=result.S).to_coo()[1]
 
     def write(f):
         if Path(path).suffix == ".npz":
             np.savez(f, indices=idx, values=vals)
-        elif vals.dtype.kind == "f":
-            np.savetxt(f, np.column_stack([idx, vals]), fmt="%d\t%.17g")
-        else:
-            np.savetxt(f, np.column_stack([idx, vals]).astype(np.int64), fmt="%d\t%d")
+            return
+        # a record per line keeps each column's type: a float64 column of ids would round
+        # those above 2**53
+        fmt = "%d\t%.17g" if vals.dtype.kind == "f" else "%d\t%d"
+        np.savetxt(f, np.rec.fromarrays([idx, vals]), fmt=fmt)
 
     def work():
         try:
@@ -94,13 +121,15 @@ def run(args, grid, out, load):
     if args.output:
         check_output(args.output, grid)
     weighted = needs_weights(spec, args)
-    A = load(args.graph, weighted=weighted)
+    A, ids = load(args.graph, weighted=weighted)
     if weighted and A.dtype.name == "BOOL":
         # a pattern file: every edge weighs one
         A = A.dup(dtype="INT64")
     out(f"graph {args.graph}: n={A.nrows}, nvals={A.nvals}, grid {grid.shape[0]}x"
         f"{grid.shape[1]}")
     source = args.source if spec.source else None
+    if source is not None and ids is not None:
+        source = vertex_index(ids, source, args.graph)
     if spec.source == "default" and source is None:
         source = default_source(A)
     graph, at_source = A, source
@@ -120,8 +149,9 @@ def run(args, grid, out, load):
     if args.relabel:
         result = spec.restore(result, perm)
     vector = result if spec.vector is None else spec.vector(A, result, args)
-    at = "" if source is None else f" from vertex {source}"
-    out(f"{name}{at}: {seconds:.4f} s; {spec.summary(A, result, vector)}")
+    names = partial(vertex_names, ids)
+    at = "" if source is None else f" from vertex {names([source])[0]}"
+    out(f"{name}{at}: {seconds:.4f} s; {spec.summary(A, result, vector, names)}")
     if args.trace:
         for line in trace_table(events):
             out(line)
@@ -134,6 +164,9 @@ def run(args, grid, out, load):
             out(f"check: {'OK' if ok else 'FAILED'} ({what})")
             status = 0 if ok else 1
     if args.output:
-        write_result(args.output, vector, grid)
+        if ids is not None and spec.vertex_values:
+            # the values are vertex indices too: out[v] = ids[vector[v]]
+            vector = ids.gather(vector).new()
+        write_result(args.output, vector, grid, ids)
         out(f"wrote {args.output}")
     return status

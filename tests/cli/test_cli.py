@@ -11,6 +11,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import networkx as nx
 import numpy as np
 import pytest
 import scipy.io
@@ -438,3 +439,72 @@ def test_temporaries_of_killed_runs_are_removed_by_the_next_write(tmp_path):
     write_atomically(out, lambda f: f.write(b"done"), compress=False)
     assert out.read_bytes() == b"done"
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live.name, out.name])
+
+
+# ------------------------------------------------------------ LDBC Graphalytics .v / .e pairs
+
+# Non-contiguous ids, one above 2**53 (a float64 column would round it), one isolated vertex.
+GA_IDS = [10, 30, 31, 99, 500, 7000, 2**40, 2**62 + 1]
+GA_EDGES = [(10, 30), (30, 31), (31, 10), (31, 500), (500, 7000), (7000, 2**40),
+            (2**40, 2**62 + 1), (10, 7000)]
+
+
+def write_graphalytics(folder, name, edges, ids, directed):
+    """NAME.v, NAME.e and, unless ``directed`` is None, NAME.properties; returns NAME.v."""
+    (folder / f"{name}.v").write_text("".join(f"{i}\n" for i in ids))
+    (folder / f"{name}.e").write_text("".join(f"{a} {b}\n" for a, b in edges))
+    if directed is not None:
+        (folder / f"{name}.properties").write_text(
+            f"graph.{name}.directed = {str(directed).lower()}\n")
+    return folder / f"{name}.v"
+
+
+def read_by_id(path, kind):
+    """{vertex: value} of an --output file, both columns read exactly."""
+    rows = (line.split() for line in path.read_text().splitlines())
+    return {int(v): kind(x) for v, x in rows}
+
+
+@pytest.mark.parametrize("directed,nprocs", [(True, 1), (False, 4)])
+def test_a_graphalytics_graph_answers_by_its_vertex_ids(tmp_path, directed, nprocs):
+    graph = write_graphalytics(tmp_path, "g", GA_EDGES, GA_IDS, directed)
+    G = nx.DiGraph() if directed else nx.Graph()
+    G.add_nodes_from(GA_IDS)
+    G.add_edges_from(GA_EDGES)
+    levels, ranks, parents = tmp_path / "levels", tmp_path / "ranks", tmp_path / "parents"
+    for algorithm, *options in (
+            ("bfs_levels", "--source", 31, "--check", "--output", levels),
+            ("pagerank", "--tol", 1e-9, "--max-iter", 300, "--output", ranks),
+            ("bfs_parents", "--source", 31, "--relabel", "--output", parents)):
+        done = gblas2d("run", algorithm, "--graph", graph, *options, nprocs=nprocs)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert algorithm != "bfs_levels" or "from vertex 31" in done.stdout
+    want = nx.single_source_shortest_path_length(G, 31)
+    assert read_by_id(levels, int) == want
+    # networkx spreads the rank of vertices without out-edges evenly, as Graphalytics does
+    ranks = read_by_id(ranks, float)
+    expected = nx.pagerank(G, alpha=0.85, tol=1e-12, weight=None)
+    assert ranks == pytest.approx(expected, abs=1e-7)
+    # parents are ids too, each one level up along an edge (relabeling picks its own tree)
+    tree = read_by_id(parents, int)
+    assert tree.keys() == want.keys() and tree[31] == 31
+    assert all(G.has_edge(p, v) and want[p] == want[v] - 1 for v, p in tree.items() if v != 31)
+
+
+def test_a_graphalytics_source_and_direction_are_checked(tmp_path):
+    graph = write_graphalytics(tmp_path, "d", GA_EDGES, GA_IDS, True)
+    # 3 is an index of the graph, not an id
+    done = gblas2d("run", "bfs_levels", "--graph", graph, "--source", 3, nprocs=4)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.count("gblas2d: error:") == 1, done.stderr
+    assert f"--source 3 is not a vertex of {graph}" in done.stderr
+    refused = gblas2d("run", "bfs_levels", "--graph", graph.with_suffix(".properties"),
+                      "--undirected")
+    assert refused.returncode == 2 and "the graph is directed" in refused.stderr
+    # without .properties: directed, as an edge list, unless --undirected says otherwise
+    bare = write_graphalytics(tmp_path, "bare", [(1, 2)], [1, 2], None)
+    for extra, reached in (([], 1), (["--undirected"], 2)):
+        done = gblas2d("run", "bfs_levels", "--graph", bare.with_suffix(".e"), "--source", 2,
+                       *extra)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert f"reached {reached} vertices" in done.stdout

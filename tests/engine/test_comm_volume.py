@@ -102,13 +102,20 @@ def expected_mxv_bytes(csr, x_present, force=None, direction_forced=False):
         count = int(np.count_nonzero(rows[:, clo:chi].astype(bool).astype(np.int64)
                                      @ x_present[clo:chi].astype(np.int64)))
         out["row"] += message(count, hi - lo, force)
-    # The direction decision (unless forced) and the commit: allreduces of two int64 each.
-    out["world"] += (1 if direction_forced else 2) * 16 * (g.nprocs - 1)
+    # The direction decision (unless forced: an allreduce of two int64) and the commit (of the
+    # new nvals, one int64).
+    out["world"] += ((0 if direction_forced else 16) + 8) * (g.nprocs - 1)
     return out
 
 
 def measured(rec):
-    return {grp: rec.bytes(grp) for grp in ("world", "col", "row")}
+    """Bytes received per group, without the failure flags that every MPI call is guarded by
+    (the operation ``agree``: 8 bytes from each other rank; ``test_guards_are_8_bytes_...``)."""
+    return {grp: rec.bytes(grp) - guard_bytes(rec, grp) for grp in ("world", "col", "row")}
+
+
+def guard_bytes(rec, group=None):
+    return sum(v[2] for (op, g), v in rec.totals.items() if op == "agree" and group in (None, g))
 
 
 def run_mxv(A, x, **opts):
@@ -148,7 +155,7 @@ def test_dense_mxv_volume_is_order_n_over_sqrt_p(graph):
     ok = ok and got["world"] <= 1.1 * N * ITEM / g.nprocs + 64 + 32 * g.nprocs
     # Every group that has peers moves something; a group without peers moves nothing.
     ok = ok and (got["col"] > 0) == (R > 1) and (got["row"] > 0) == (C > 1)
-    total = rec.bytes()
+    total = rec.bytes() - guard_bytes(rec)
     ok = ok and total == sum(got.values()) and (total > 0) == (g.nprocs > 1)
     # Far below the 1D cost of replicating x (n values) when P > 1.
     ok = ok and (g.nprocs == 1 or total < N * ITEM)
@@ -235,3 +242,20 @@ def test_exchange_sparse_forces_the_sparse_size(graph):
     got = measured(rec)
     assert agreed(got == want), (got, want)
     np.testing.assert_allclose(y.to_dense(fill_value=0), csr @ np.ones(N))
+
+
+def test_guards_are_8_bytes_from_each_rank_per_mpi_call(graph):
+    """The failure flags that make every boundary agreed (comm layer): one 8-byte allreduce
+    over the world before each MPI call and one at the end of a public call, no more."""
+    A, _ = graph
+    g = grid()
+    x = gb.Vector.from_dense(np.ones(N))
+    _, rec, _ = run_mxv(A, x)
+    guards = rec.totals.get(("agree", "world"), [0, 0, 0, 0, 0.0])
+    mpi_calls = sum(v[0] * (1 if op in ("allreduce", "allgather_obj", "bcast_obj") else 2)
+                    for (op, _), v in rec.totals.items() if op != "agree")
+    if g.nprocs == 1:
+        ok = guards[0] == 0 and rec.bytes() == 0
+    else:
+        ok = guards[0] == mpi_calls + 1 and guards[2] == 8 * (g.nprocs - 1) * guards[0]
+    assert agreed(ok), (guards, mpi_calls)

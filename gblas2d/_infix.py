@@ -1,0 +1,230 @@
+"""Python's operators on gblas2d objects, with python-graphblas's meanings
+(``graphblas/core/infixmethods.py``).
+
+Between two Vectors or two Matrices an operator is element-wise: ``u + v`` is
+``ewise_add(plus)``, ``u - v`` is ``ewise_union(minus, False, False)`` and the rest (``*``,
+``/``, ``//``, ``**``, ``==``, ``!=``, ``<``, ``<=``, ``>``, ``>=``) are ``ewise_mult``. With a
+scalar it is ``apply`` with the scalar bound, so it keeps the object's structure:
+``v + 2`` is ``v.apply(binary.plus, right=2)`` and ``2 - v`` is ``v.apply(binary.minus,
+left=2)``. A comparison is thus a lazy expression, never a bool: ``bool(v == w)`` raises, as do
+``bool(v)`` and ``np.asarray(v)``; ``v.isequal(w)`` is the test of equality.
+
+In place, ``v op= x`` is ``v << v op x``, so ``v += 2`` adds 2 to v's entries only; ``+=``,
+``|=`` and ``^=`` with a Vector or Matrix accumulate it instead (``v(accum=binary.plus) << w``).
+
+A lazy Vector or Matrix (an expression, ``A.T``, ``u | v``, ``v[indices]``) is computed
+(``.new()``, collective) before an operator works on it, as python-graphblas's autocompute
+does; a lazy scalar (``A.reduce_scalar()``, ``v[i]``) is computed when it is compared, tested
+or converted, so ``A.reduce_scalar() == 47`` compares values.
+"""
+
+import numbers
+
+import numpy as np
+
+from .exceptions import EmptyObject
+from .semirings import binary
+from .semirings.dtypes import BOOL
+
+__all__ = ["InPlace", "Infix", "ScalarLike", "call_op"]
+
+
+def _operand(obj):
+    """The Vector or Matrix an operator works on (a lazy one computed), or None for a scalar."""
+    compute = getattr(obj, "_infix_operand", None)
+    return None if compute is None else compute()
+
+
+def _literal(obj):
+    """The value of a scalar operand: a number, a Scalar, or a lazy scalar (computed)."""
+    value = getattr(obj, "value", obj)
+    if value is None and obj is not None:
+        raise EmptyObject("An empty Scalar cannot be an operand of a Vector or Matrix operator")
+    if isinstance(value, (numbers.Number, np.bool_)) or \
+            isinstance(value, np.ndarray) and value.ndim == 0:
+        return value
+    raise TypeError(f"An operand of a Vector or Matrix operator must be a Vector, a Matrix or "
+                    f"a scalar, got {type(obj).__name__}")
+
+
+def call_op(left, right, op, kind="mult"):
+    """``left op right``: element-wise (``kind`` "add", "union" or "mult") between two objects,
+    ``apply`` with the other bound when one of them is a scalar."""
+    a, b = _operand(left), _operand(right)
+    if a is not None and b is not None:
+        if kind == "add":
+            return a.ewise_add(b, op)
+        if kind == "union":
+            return a.ewise_union(b, op, False, False)
+        return a.ewise_mult(b, op)
+    if a is not None:
+        return a.apply(op, right=_literal(right))
+    if b is not None:
+        return b.apply(op, left=_literal(left))
+    raise TypeError(f"{op!r} needs a Vector or Matrix operand")
+
+
+def _only_bool(expr, symbol, method):
+    if expr.dtype != BOOL:
+        raise TypeError(f"The infix operator `x {symbol} y` is only supported for BOOL dtype "
+                        f"(it uses {method}), got {expr.dtype}")
+    return expr
+
+
+class Infix:
+    """The operators of a Vector or Matrix, and of a lazy one (``_infix_operand`` computes
+    it). Hashed by identity, as python-graphblas's Vector and Matrix."""
+
+    __hash__ = object.__hash__
+
+    def _infix_operand(self):
+        return self.new()
+
+    def __bool__(self):
+        raise TypeError(f"__bool__ not defined for objects of type {type(self)}.  Perhaps use "
+                        ".nvals attribute instead.")
+
+    def __array__(self, dtype=None, copy=None):
+        raise TypeError(f"{type(self).__name__} can't be directly converted to a numpy array; "
+                        "use to_coo() or to_dense() (collective) instead")
+
+    def __eq__(self, other):
+        return call_op(self, other, binary.eq)
+
+    def __ne__(self, other):
+        return call_op(self, other, binary.ne)
+
+    def __lt__(self, other):
+        return call_op(self, other, binary.lt)
+
+    def __le__(self, other):
+        return call_op(self, other, binary.le)
+
+    def __gt__(self, other):
+        return call_op(self, other, binary.gt)
+
+    def __ge__(self, other):
+        return call_op(self, other, binary.ge)
+
+    def __add__(self, other):
+        return call_op(self, other, binary.plus, "add")
+
+    def __radd__(self, other):
+        return call_op(other, self, binary.plus, "add")
+
+    def __sub__(self, other):
+        return call_op(self, other, binary.minus, "union")
+
+    def __rsub__(self, other):
+        return call_op(other, self, binary.minus, "union")
+
+    def __mul__(self, other):
+        return call_op(self, other, binary.times)
+
+    def __rmul__(self, other):
+        return call_op(other, self, binary.times)
+
+    def __truediv__(self, other):
+        return call_op(self, other, binary.truediv)
+
+    def __rtruediv__(self, other):
+        return call_op(other, self, binary.truediv)
+
+    def __floordiv__(self, other):
+        return call_op(self, other, binary.floordiv)
+
+    def __rfloordiv__(self, other):
+        return call_op(other, self, binary.floordiv)
+
+    def __pow__(self, other):
+        return call_op(self, other, binary.pow)
+
+    def __rpow__(self, other):
+        return call_op(other, self, binary.pow)
+
+    def __xor__(self, other):
+        return _only_bool(call_op(self, other, binary.lxor, "add"), "^", "ewise_add")
+
+    def __rxor__(self, other):
+        return _only_bool(call_op(other, self, binary.lxor, "add"), "^", "ewise_add")
+
+
+class InPlace(Infix):
+    """The in-place operators of a Vector or Matrix. Collective: each is an assignment."""
+
+    def _infix_operand(self):
+        return self
+
+    def _in_place(self, other, op, kind="mult", *, accumulate=False, symbol=None):
+        """``self op= other``. With ``accumulate``, a Vector or Matrix of self's kind is
+        accumulated, ``self(accum=op) << other``; otherwise ``self << self op other``, so a
+        scalar meets self's entries only. ``symbol``: an op defined for BOOL alone."""
+        operand = _operand(other)
+        if accumulate and operand is not None and len(operand.shape) == len(self.shape):
+            if symbol is not None and operand.dtype != BOOL:
+                raise TypeError(f"The infix operator `x {symbol}= y` is only supported for "
+                                f"BOOL dtype, got {operand.dtype}")
+            self(accum=op) << operand
+            return self
+        expr = call_op(self, other if operand is None else operand, op, kind)
+        if symbol is not None:
+            _only_bool(expr, f"{symbol}=", "ewise_add" if kind == "add" else "ewise_mult")
+        self << expr
+        return self
+
+    def __iadd__(self, other):
+        return self._in_place(other, binary.plus, "add", accumulate=True)
+
+    def __isub__(self, other):
+        return self._in_place(other, binary.minus, "union")
+
+    def __imul__(self, other):
+        return self._in_place(other, binary.times)
+
+    def __itruediv__(self, other):
+        return self._in_place(other, binary.truediv)
+
+    def __ifloordiv__(self, other):
+        return self._in_place(other, binary.floordiv)
+
+    def __ipow__(self, other):
+        return self._in_place(other, binary.pow)
+
+    def __ior__(self, other):
+        return self._in_place(other, binary.lor, "add", accumulate=True, symbol="|")
+
+    def __iand__(self, other):
+        return self._in_place(other, binary.land, symbol="&")
+
+    def __ixor__(self, other):
+        return self._in_place(other, binary.lxor, "add", accumulate=True, symbol="^")
+
+    def __imatmul__(self, other):
+        self << self @ other
+        return self
+
+
+class ScalarLike:
+    """A lazy scalar (``A.reduce_scalar()``, ``v[i]``): comparing, testing or converting it
+    computes it (``.new()``, collective) and reads the Scalar. Unhashable, as a Scalar."""
+
+    _infix_operand = None  # a scalar operand of the Vector and Matrix operators
+    __hash__ = None
+
+    def __eq__(self, other):
+        return self.new() == other
+
+    def __ne__(self, other):
+        return self.new() != other
+
+    def __bool__(self):
+        return bool(self.new())
+
+    def __float__(self):
+        return float(self.new())
+
+    def __int__(self):
+        return int(self.new())
+
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self.new(), dtype=dtype)

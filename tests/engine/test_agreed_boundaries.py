@@ -1,0 +1,190 @@
+"""Every public call ends the same way on every rank, whatever fails where (DESIGN.md, "SPMD
+rules"; issue 13, item 3).
+
+A failure is injected on the last rank alone: before a call's first collective, between two,
+inside one (after the exchange of counts, where the receive buffer is allocated), and after the
+last. Every rank must raise the same class with the same message, leave the caller's objects as
+they were, and go on to the next call. Under ``mpiexec`` the suite's timeout turns a hang into a
+failure; at one process the failure simply passes through.
+"""
+
+import numpy as np
+import pytest
+from _helpers import agreed
+
+import gblas2d as gb
+from gblas2d import _products, _redistribute, comm, generators, matrix, semiring
+
+N = 40
+MESSAGE = "injected on the last rank"
+
+
+def last_rank():
+    g = gb.default_grid()
+    return g.rank == g.nprocs - 1
+
+
+def failing(function):
+    """``function``, except that it raises MemoryError on the last rank."""
+
+    def call(*args, **kwargs):
+        if last_rank():
+            raise MemoryError(MESSAGE)
+        return function(*args, **kwargs)
+
+    return call
+
+
+def assert_agreed(excinfo):
+    e = excinfo.value
+    seen = gb.default_grid().comm.allgather_object((type(e).__name__, str(e)))
+    assert all(s == ("MemoryError", MESSAGE) for s in seen), seen
+
+
+@pytest.fixture
+def graph():
+    rng = np.random.default_rng(7)
+    keys = np.unique(rng.integers(0, N, 200) * N + rng.integers(0, N, 200))
+    A = gb.Matrix.from_coo(keys // N, keys % N, 1.0, nrows=N, ncols=N)
+    x = gb.Vector.from_coo(np.arange(0, N, 3), 1.0, size=N)
+    return A, x
+
+
+def snapshot(obj):
+    return obj.nvals, tuple(a.tolist() for a in obj.to_coo())
+
+
+def still_works(A, x, before):
+    """The objects are as they were, and the next collective calls run on every rank."""
+    assert snapshot(x) == before
+    y = A.mxv(x, semiring.plus_times).new()
+    assert agreed(y.nvals == A.mxv(x, semiring.plus_times).new().nvals)
+
+
+def test_between_collectives_the_local_product(graph, monkeypatch):
+    A, x = graph
+    before = snapshot(x)
+    backend = _products.backends.for_product
+
+    class Failing:
+        """The chosen backend, whose local product fails on the last rank."""
+
+        def __init__(self, inner):
+            self.inner = inner
+            self.spmv = failing(inner.spmv)
+
+        def __getattr__(self, name):
+            return getattr(self.inner, name)
+
+    monkeypatch.setattr(_products.backends, "for_product",
+                        lambda *a: Failing(backend(*a)))
+    with pytest.raises(MemoryError) as excinfo:
+        x(mask=x.S, accum=gb.binary.plus) << A.mxv(x, semiring.plus_times)
+    assert_agreed(excinfo)
+    monkeypatch.undo()
+    still_works(A, x, before)
+
+
+def test_inside_an_exchange_after_the_counts(graph, monkeypatch):
+    """The receive buffer cannot be allocated on one rank once the counts are known."""
+    A, x = graph
+    before = snapshot(x)
+    real = np.empty
+
+    class Numpy:
+        def __getattr__(self, name):
+            return getattr(np, name)
+
+        @staticmethod
+        def empty(shape, *args, **kwargs):
+            # Only the data buffers: the counts and flags are int64 arrays of a few entries.
+            if last_rank() and kwargs.get("dtype", args[0] if args else None) is not np.int64:
+                raise MemoryError(MESSAGE)
+            return real(shape, *args, **kwargs)
+
+    monkeypatch.setattr(comm, "np", Numpy())
+    build = lambda: gb.Vector.from_coo(np.arange(N), np.arange(N), size=N,  # noqa: E731
+                                        distributed=True)
+    if gb.default_grid().nprocs == 1:
+        assert build().nvals == N  # one process exchanges nothing
+    else:
+        with pytest.raises(MemoryError) as excinfo:
+            build()
+        assert_agreed(excinfo)
+    monkeypatch.undo()
+    still_works(A, x, before)
+
+
+def test_routing_a_distributed_build(graph, monkeypatch):
+    A, x = graph
+    before = snapshot(A)
+    monkeypatch.setattr(_redistribute, "_by_owner", failing(_redistribute._by_owner))
+    build = lambda: gb.Matrix.from_coo([1, 2], [3, 4], 1.0, nrows=N, ncols=N,  # noqa: E731
+                                        distributed=True)
+    if gb.default_grid().nprocs == 1:
+        assert build().nvals == 2  # one process routes nothing
+    else:
+        with pytest.raises(MemoryError) as excinfo:
+            build()
+        assert_agreed(excinfo)
+    monkeypatch.undo()
+    assert snapshot(A) == before
+    still_works(A, x, snapshot(x))
+
+
+def test_after_the_last_collective(graph, monkeypatch):
+    """``to_coo`` sorts what it gathered: nothing follows but the call's own end."""
+    A, x = graph
+    monkeypatch.setattr(np, "lexsort", failing(np.lexsort))
+    with pytest.raises(MemoryError) as excinfo:
+        A.to_coo()
+    monkeypatch.undo()
+    assert_agreed(excinfo)
+    still_works(A, x, snapshot(x))
+
+
+def test_in_a_reduction_before_its_fold(graph, monkeypatch):
+    A, x = graph
+    before = snapshot(x)
+    monkeypatch.setattr(matrix, "reduce_sorted", failing(matrix.reduce_sorted))
+    with pytest.raises(MemoryError) as excinfo:
+        x << A.reduce_rowwise()
+    monkeypatch.undo()
+    assert_agreed(excinfo)
+    still_works(A, x, before)
+
+
+def test_before_the_first_collective_of_a_generator(graph, monkeypatch):
+    A, x = graph
+    monkeypatch.setattr(generators, "vertex_permutation",
+                        failing(generators.vertex_permutation))
+    with pytest.raises(MemoryError) as excinfo:
+        generators.rmat(5, 4, seed=3)
+    monkeypatch.undo()
+    assert_agreed(excinfo)
+    still_works(A, x, snapshot(x))
+
+
+def test_a_failure_that_is_not_an_exception_class_of_the_library(graph, monkeypatch):
+    """A class the other ranks cannot rebuild from its message still arrives, by name."""
+    A, x = graph
+
+    class Odd(Exception):
+        def __init__(self, a, b):
+            super().__init__(f"{a}/{b}")
+
+    def odd(*args, **kwargs):
+        if last_rank():
+            raise Odd(1, 2)
+        return real(*args, **kwargs)
+
+    real = matrix.reduce_sorted
+    monkeypatch.setattr(matrix, "reduce_sorted", odd)
+    with pytest.raises(Exception) as excinfo:
+        A.reduce_rowwise().new()
+    monkeypatch.undo()
+    e = excinfo.value
+    seen = gb.default_grid().comm.allgather_object(str(e))
+    assert isinstance(e, Odd) if last_rank() else "Odd" in str(e) and "1/2" in str(e)
+    assert all("1/2" in s for s in seen), seen
+    still_works(A, x, snapshot(x))
