@@ -1,0 +1,424 @@
+"""The NetworkX backend "gblas2d": ``nx.pagerank(G, backend="gblas2d")`` runs on the grid.
+
+NetworkX (3.2+) finds this backend through the ``networkx.backends`` entry point
+(``BackendInterface``) and dispatches a call to it when ``backend="gblas2d"`` is given or
+``nx.config.backend_priority`` names it. The call then runs in three steps::
+
+    can_run(name, args, kwargs)     False, or a reason, for arguments gblas2d cannot honour
+    convert_from_nx(G, ...)         G -> Gblas2dGraph: a gblas2d Matrix and the node list
+    BackendInterface.<name>(...)    the algorithm on the Matrix; a dict keyed by G's nodes
+
+Under ``mpiexec -n P`` every rank holds the NetworkX graph the script built; rank r converts
+only edges r, r + P, r + 2P, ... of ``G.edges()`` and ``Matrix.from_coo(distributed=True)``
+sends each entry to the rank that owns it, so no rank builds the whole matrix. Results are
+gathered to every rank, so each rank gets the same dict. A backend call is collective: every
+rank must make it.
+
+The conversion is a thin layer, as in graphblas-algorithms: the algorithms in
+``gblas2d.algorithms`` take and return Matrix/Vector objects and know nothing of NetworkX; the
+functions here check NetworkX's arguments, map node keys to indices and back, and re-raise
+gblas2d errors as NetworkX's exception types.
+"""
+
+import inspect
+import itertools
+import math
+import numbers
+
+import networkx as nx
+import numpy as np
+
+import gblas2d as gb
+from gblas2d import algorithms as alg
+from gblas2d import exceptions
+
+__all__ = ["BackendInterface", "Gblas2dGraph", "can_run", "convert_from_nx", "convert_to_nx",
+           "should_run"]
+
+
+class Gblas2dGraph:
+    """A NetworkX graph converted for gblas2d: the adjacency Matrix (``A[i, j]``: edge i -> j,
+    symmetric for an undirected graph) and the node keys of its rows, in ``G``'s node order.
+
+    ``graph`` is the NetworkX graph itself, which every rank holds; ``weight`` names the edge
+    attribute the values came from (None: every value is 1).
+    """
+
+    __networkx_backend__ = "gblas2d"
+
+    def __init__(self, graph, matrix, weight=None):
+        self.graph = graph
+        self.matrix = matrix
+        self.weight = weight
+        self.nodes = list(graph)
+
+    def __len__(self):
+        return len(self.nodes)
+
+    def is_directed(self):
+        return self.graph.is_directed()
+
+    def is_multigraph(self):
+        return False
+
+    def index_of(self, node):
+        """The row of ``node``; nx.NodeNotFound if it is not in the graph."""
+        if node not in self.graph:
+            raise nx.NodeNotFound(f"Source {node} is not in G")
+        return _index(self)[node]
+
+    def to_dict(self, vector):
+        """Collective. ``{node: value}`` for the entries of ``vector``, the same on every rank."""
+        indices, values = vector.to_coo()
+        nodes = self.nodes
+        return {nodes[i]: v for i, v in zip(indices.tolist(), values.tolist(), strict=True)}
+
+
+def _index(G):
+    """The node -> row dict of ``G``, built at the first lookup and kept on ``G``."""
+    if not hasattr(G, "_index"):
+        G._index = {node: i for i, node in enumerate(G.nodes)}
+    return G._index
+
+
+# ---- conversion ----
+
+def convert_from_nx(graph, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False,
+                    preserve_node_attrs=False, preserve_graph_attrs=False, name=None,
+                    graph_name=None):
+    """Collective. A NetworkX Graph or DiGraph as a ``Gblas2dGraph``.
+
+    ``edge_attrs`` is NetworkX's ``{attribute: default}`` for the call; with one attribute its
+    values (the default where an edge lacks it) become the matrix values, otherwise every edge
+    has the value 1. Rank r reads edges r, r + P, ... of ``graph.edges()``. Multigraphs and
+    node or graph attributes are not converted (NotImplementedError).
+    """
+    if isinstance(graph, Gblas2dGraph):
+        return graph
+    if graph.is_multigraph():
+        raise NotImplementedError("the gblas2d backend does not convert multigraphs")
+    if node_attrs:
+        raise NotImplementedError("the gblas2d backend does not convert node attributes")
+    if edge_attrs is not None and len(edge_attrs) > 1:
+        raise NotImplementedError(f"the gblas2d backend converts one edge attribute, not "
+                                  f"{len(edge_attrs)}")
+    weight, default = next(iter(edge_attrs.items())) if edge_attrs else (None, 1)
+    grid = gb.default_grid()
+    index = {node: i for i, node in enumerate(graph)}
+    n = len(index)
+    # rank r: edges r, r + P, r + 2P, ...
+    edges = graph.edges(data=weight, default=default) if weight else graph.edges()
+    share = list(itertools.islice(edges, grid.rank, None, grid.nprocs))
+    rows = np.fromiter((index[e[0]] for e in share), np.int64, len(share))
+    cols = np.fromiter((index[e[1]] for e in share), np.int64, len(share))
+    if weight:
+        values = np.asarray([e[2] for e in share])
+        if values.dtype == object:
+            raise NotImplementedError(f"edge attribute {weight!r} has missing or non-numeric "
+                                      "values")
+        dtype = None
+    else:
+        values, dtype = np.asarray(1), gb.dtypes.INT64
+    if not graph.is_directed():
+        # both directions of each edge, a self loop once
+        other = rows != cols
+        rows, cols = np.concatenate([rows, cols[other]]), np.concatenate([cols, rows[other]])
+        if weight:
+            values = np.concatenate([values, values[other]])
+    A = gb.Matrix.from_coo(rows, cols, values, dtype, nrows=n, ncols=n, distributed=True,
+                        grid=grid)
+    if not graph.is_directed():
+        A.mark_symmetric()
+    G = Gblas2dGraph(graph, A, weight)
+    G._index = index
+    return G
+
+
+def convert_to_nx(obj, *, name=None):
+    """The NetworkX graph of a ``Gblas2dGraph``; any other result (the dicts and numbers the
+    functions here return) as it is."""
+    if isinstance(obj, Gblas2dGraph):
+        return obj.graph
+    return obj
+
+
+# ---- the functions dispatched, named and parametrized as in NetworkX ----
+
+def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstart=None,
+             weight="weight", dangling=None):
+    """Collective. nx.pagerank: ``algorithms.pagerank`` (the LDBC Graphalytics variant, which
+    spreads the rank of dangling nodes uniformly as NetworkX does) when the edge weights are
+    equal, ``_weighted_pagerank`` otherwise. NetworkX stops when the L1 change is below
+    ``N * tol``, and so do both."""
+    _refuse(_pagerank_reason(alpha, personalization, max_iter, nstart, dangling))
+    n = len(G)
+    if n == 0:
+        return {}
+    A = G.matrix
+    weighted = G.weight is not None and A.nvals and \
+        A.reduce_scalar(gb.monoid.min).new().value != A.reduce_scalar(gb.monoid.max).new().value
+    try:
+        if weighted:
+            ranks = _weighted_pagerank(A, alpha, n * tol, max_iter)
+        else:
+            ranks = alg.pagerank(A, alpha, tol=n * tol, max_iter=max_iter)
+    except exceptions.ConvergenceFailure as exc:
+        raise nx.PowerIterationFailedConvergence(max_iter) from exc
+    return G.to_dict(ranks)
+
+
+def _weighted_pagerank(A, damping, tol, max_iter):
+    """Collective. ``algorithms.pagerank`` with the rank a vertex sends split in proportion to
+    the (positive) weights of its out-edges, as NetworkX does::
+
+        s = A plus.reduce rowwise                 out-weight of each vertex
+        w = r ./ (s / d)                          rank sent per unit of weight
+        r' = (1 - d)/n + d/n * sum(r<!s>)         teleport and dangling share
+        r' += w plus.times A
+    """
+    n = A.nrows
+    fp64 = gb.dtypes.FP64
+    # s = A plus.reduce rowwise
+    out_weight = A.reduce_rowwise(gb.monoid.plus).new(fp64)
+    # s / d, infinite at dangling vertices so that w is zero there
+    scaled_out = gb.Vector.from_scalar(math.inf, n, fp64)
+    scaled_out(out_weight.S) << out_weight.apply(gb.binary.truediv, right=damping)
+    r = gb.Vector.from_scalar(1.0 / n, n, fp64)
+    for _ in range(max_iter):
+        # w = r ./ (s / d)
+        w = r.ewise_mult(scaled_out, gb.binary.truediv).new()
+        # dangling = sum(r<!s>)
+        dangling = r.dup(mask=~out_weight.S).reduce(allow_empty=False).value
+        # r' = (1 - d)/n + d/n * dangling
+        r_next = gb.Vector.from_scalar((1 - damping + damping * dangling) / n, n, fp64)
+        # r' += w plus.times A
+        r_next(accum=gb.binary.plus) << w.vxm(A, gb.semiring.plus_times)
+        # err = sum |r' - r|
+        err = r_next.ewise_mult(r, gb.binary.minus).new().apply(gb.unary.abs).new().reduce().value
+        if err < tol:
+            return r_next
+        r = r_next
+    raise exceptions.ConvergenceFailure(f"pagerank did not reach tol={tol} in {max_iter} "
+                                        "iterations")
+
+
+def single_source_shortest_path_length(G, source, cutoff=None):
+    """Collective. nx.single_source_shortest_path_length from ``algorithms.bfs_levels``."""
+    levels = G.to_dict(alg.bfs_levels(G.matrix, G.index_of(source)))
+    return levels if cutoff is None else {v: d for v, d in levels.items() if d <= cutoff}
+
+
+def single_source_bellman_ford_path_length(G, source, weight="weight"):
+    """Collective. nx.single_source_bellman_ford_path_length from ``algorithms.sssp``."""
+    _refuse(_weight_reason(weight))
+    s = G.index_of(source)
+    try:
+        return G.to_dict(alg.sssp(G.matrix, s, "bellman_ford"))
+    except alg.NegativeCycleError as exc:
+        raise nx.NetworkXUnbounded("Negative cycle detected.") from exc
+
+
+def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
+    """Collective. nx.single_source_dijkstra_path_length by delta-stepping
+    (``algorithms.sssp``); negative weights raise ValueError."""
+    _refuse(_weight_reason(weight))
+    s = G.index_of(source)
+    try:
+        dist = G.to_dict(alg.sssp(G.matrix, s, "delta_stepping"))
+    except exceptions.InvalidValue as exc:
+        raise ValueError(f"Contradictory paths found: negative weights? ({exc})") from exc
+    return dist if cutoff is None else {v: d for v, d in dist.items() if d <= cutoff}
+
+
+def _components(G):
+    """Collective. The components of ``G`` (weak ones for a DiGraph) as lists of node keys, in
+    the order NetworkX finds them: by their first node in ``G``'s node order."""
+    indices, labels = alg.connected_components(G.matrix).to_coo()
+    if len(labels) == 0:
+        return []
+    order = np.argsort(labels, kind="stable")
+    bounds = np.flatnonzero(np.diff(labels[order])) + 1
+    nodes = G.nodes
+    return [[nodes[i] for i in part.tolist()] for part in np.split(indices[order], bounds)]
+
+
+def connected_components(G):
+    """Collective. nx.connected_components from ``algorithms.connected_components``."""
+    return (set(part) for part in _components(G))
+
+
+def number_connected_components(G):
+    """Collective. nx.number_connected_components."""
+    return len(_components(G))
+
+
+def is_connected(G):
+    """Collective. nx.is_connected; the null graph raises NetworkXPointlessConcept."""
+    if len(G) == 0:
+        raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
+    return len(_components(G)) == 1
+
+
+def weakly_connected_components(G):
+    """Collective. nx.weakly_connected_components: the components of the symmetrized graph."""
+    return (set(part) for part in _components(G))
+
+
+def number_weakly_connected_components(G):
+    """Collective. nx.number_weakly_connected_components."""
+    return len(_components(G))
+
+
+def is_weakly_connected(G):
+    """Collective. nx.is_weakly_connected; the null graph raises NetworkXPointlessConcept."""
+    if len(G) == 0:
+        raise nx.NetworkXPointlessConcept(
+            "Connectivity is undefined for the null graph.")
+    return len(_components(G)) == 1
+
+
+def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=False,
+                           seed=None):
+    """Collective. nx.betweenness_centrality (unweighted, endpoints excluded) from
+    ``algorithms.betweenness_centrality``, rescaled as NetworkX's ``_rescale``.
+
+    With ``k`` the sources are ``seed.sample(list(G), k)``, NetworkX's own sample; rank 0 draws
+    it and every rank uses rank 0's, so ``seed=None`` agrees across ranks too.
+    """
+    _refuse(_betweenness_reason(k, len(G), weight, endpoints))
+    n = len(G)
+    if n == 0:
+        return {}
+    if k == n:
+        k = None
+    A = G.matrix
+    sampled = None
+    if k is not None:
+        comm = A.grid.comm
+        sampled = comm.bcast_object(seed.sample(G.nodes, k) if A.grid.rank == 0 else None)
+    sources = None if sampled is None else [G.index_of(v) for v in sampled]
+    # the sum over ordered pairs (s, t), s among the sources, as NetworkX counts before rescaling
+    raw = G.to_dict(alg.betweenness_centrality(A, sources, directed=True))
+    return _rescale(raw, n, normalized, G.is_directed(), sampled)
+
+
+def _rescale(betweenness, n, normalized, directed, sampled):
+    """NetworkX's rescaling with endpoints excluded: by the number of (s, t) pairs counted,
+    and with sampling the sources apart from the other nodes (a source is never its own t)."""
+    N = n - 1
+    if N < 2:
+        return betweenness
+    correction = 1 if directed else 2
+    if sampled is None:
+        scale = 1 / (N * (N - 1)) if normalized else 1 / correction
+        return {v: b * scale for v, b in betweenness.items()}
+    k = len(sampled)
+    if normalized:
+        scale_source = 1 / ((k - 1) * (N - 1)) if k > 1 else math.nan
+        scale_other = 1 / (k * (N - 1))
+    else:
+        scale_source = N / ((k - 1) * correction) if k > 1 else math.nan
+        scale_other = N / (k * correction)
+    sampled = set(sampled)
+    return {v: b * (scale_source if v in sampled else scale_other)
+            for v, b in betweenness.items()}
+
+
+# ---- what can run ----
+
+def _pagerank_reason(alpha, personalization, max_iter, nstart, dangling):
+    for given, what in ((personalization, "personalization"), (nstart, "nstart"),
+                        (dangling, "dangling")):
+        if given is not None:
+            return f"pagerank with {what} is not supported"
+    if not (isinstance(alpha, numbers.Real) and 0 <= alpha < 1):
+        return f"alpha (={alpha}) must lie in [0, 1)"
+    if isinstance(max_iter, bool) or not isinstance(max_iter, numbers.Integral) or max_iter < 1:
+        return f"max_iter (={max_iter}) must be a positive integer"
+    return None
+
+
+def _weight_reason(weight):
+    if not isinstance(weight, str):
+        return "weight must name an edge attribute (functions and None are not supported)"
+    return None
+
+
+def _betweenness_reason(k, n, weight, endpoints):
+    if weight is not None:
+        return "weighted betweenness is not supported"
+    if endpoints:
+        return "endpoints=True is not supported"
+    if k is not None and (isinstance(k, bool) or not isinstance(k, numbers.Integral)
+                          or not 1 <= k <= n):
+        return f"k (={k}) must be an integer in [1, {n}]"
+    return None
+
+
+def _refuse(reason):
+    if reason is not None:
+        raise NotImplementedError(reason)
+
+
+def _positive_weights(G, weight):
+    """Whether every edge of the NetworkX graph ``G`` has a positive real ``weight``."""
+    return all(isinstance(w, numbers.Real) and w > 0
+               for _, _, w in G.edges(data=weight, default=1))
+
+
+def can_run(name, args, kwargs):
+    """True, or the reason gblas2d cannot run ``name`` with these arguments (NetworkX then
+    falls back to another backend, or raises NotImplementedError with ``backend="gblas2d"``)."""
+    func = getattr(BackendInterface, name, None)
+    if func is None:
+        return f"{name} is not implemented by the gblas2d backend"
+    try:
+        bound = inspect.signature(func).bind(*args, **kwargs)
+    except TypeError as exc:
+        return str(exc)
+    bound.apply_defaults()
+    a = bound.arguments
+    G = a["G"]
+    if G.is_multigraph():
+        return "multigraphs are not supported"
+    if name == "pagerank":
+        reason = _pagerank_reason(a["alpha"], a["personalization"], a["max_iter"], a["nstart"],
+                                  a["dangling"])
+        if reason is None and a["weight"] is not None and isinstance(G, nx.Graph) and \
+                not _positive_weights(G, a["weight"]):
+            reason = "pagerank needs positive numeric edge weights"
+    elif name in ("single_source_bellman_ford_path_length",
+                  "single_source_dijkstra_path_length"):
+        reason = _weight_reason(a["weight"])
+    elif name == "betweenness_centrality":
+        reason = _betweenness_reason(a["k"], len(G), a["weight"], a["endpoints"])
+    else:
+        reason = None
+    return reason or True
+
+
+def should_run(name, args, kwargs):
+    """Always: a user who names gblas2d, or puts it in backend_priority, asks for the grid."""
+    return True
+
+
+class BackendInterface:
+    """The ``networkx.backends`` entry point: conversions, ``can_run``/``should_run`` and one
+    attribute per function dispatched."""
+
+    convert_from_nx = staticmethod(convert_from_nx)
+    convert_to_nx = staticmethod(convert_to_nx)
+    can_run = staticmethod(can_run)
+    should_run = staticmethod(should_run)
+
+    betweenness_centrality = staticmethod(betweenness_centrality)
+    connected_components = staticmethod(connected_components)
+    is_connected = staticmethod(is_connected)
+    is_weakly_connected = staticmethod(is_weakly_connected)
+    number_connected_components = staticmethod(number_connected_components)
+    number_weakly_connected_components = staticmethod(number_weakly_connected_components)
+    pagerank = staticmethod(pagerank)
+    single_source_bellman_ford_path_length = staticmethod(single_source_bellman_ford_path_length)
+    single_source_dijkstra_path_length = staticmethod(single_source_dijkstra_path_length)
+    single_source_shortest_path_length = staticmethod(single_source_shortest_path_length)
+    weakly_connected_components = staticmethod(weakly_connected_components)
