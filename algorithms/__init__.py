@@ -17,15 +17,18 @@ from .connected_components import connected_components
 from .fused_bpt import BPTResult, fused_bpt
 from .influence_maximization import InfluenceResult, influence_maximization
 from .label_propagation import label_propagation
+from .local_clustering_coefficient import local_clustering_coefficient
 from .max_weight_matching import max_weight_matching
 from .pagerank import pagerank
 from .pointer_jumping import pointer_jumping
 from .sssp import NegativeCycleError, sssp
+from .triangle_count import triangle_count, triangles
 from .validate_bfs_tree import BFSTreeCheck, validate_bfs_tree
 
 __all__ = [
     "BFSTreeCheck", "BPTResult", "InfluenceResult", "NegativeCycleError",
     "betweenness_centrality", "bfs_levels", "bfs_parents", "connected_components", "fused_bpt",
-    "influence_maximization", "label_propagation", "max_weight_matching", "pagerank",
-    "pointer_jumping", "sssp", "validate_bfs_tree",
+    "influence_maximization", "label_propagation", "local_clustering_coefficient",
+    "max_weight_matching", "pagerank", "pointer_jumping", "sssp", "triangle_count", "triangles",
+    "validate_bfs_tree",
 ]

@@ -409,6 +409,70 @@ def _check_betweenness(A, source, result, vector, args):
     return ok, "centralities against networkx (every ordered pair, not normalized)"
 
 
+# ------------------------------------------------------------ triangles, clustering
+
+TRIANGLE_METHODS = ("sandia_lut", "sandia_ult", "sandia_ll", "sandia_uu", "cohen", "burkhardt")
+
+
+def _triangle_count(A, source, args):
+    return _algorithm("triangle_count")(A, args.method or "sandia_lut")
+
+
+def _triangles_per_vertex(A, result, args):
+    # what --output writes: the count is one number
+    return _algorithm("triangles")(A)
+
+
+def _triangle_summary(A, result, vector, names):
+    if result == 0:
+        return "0 triangles"
+    top = vector.reduce("max").new().value
+    at = int(vector.select("==", top).new().to_coo()[0][0])
+    return f"{result} triangles, the most ({top}) through vertex {names([at])[0]}"
+
+
+def _check_triangles(A, source, result, vector, args):
+    import networkx as nx
+
+    per_vertex = nx.triangles(nx.from_scipy_sparse_array(io.to_scipy_sparse(A)))
+    want = np.array([per_vertex[v] for v in range(A.nrows)], dtype=np.int64)
+    ok = result == want.sum() // 3 and np.array_equal(vector.to_dense(0), want)
+    return ok, "the count and the triangles per vertex against networkx.triangles"
+
+
+def _lcc_summary(A, result, vector, names):
+    mean = (result.reduce().new().value or 0.0) / max(A.nrows, 1)
+    return f"mean local clustering coefficient {mean:.6f}"
+
+
+def lcc_reference(M):
+    """The LDBC Graphalytics LCC with SciPy: with E the pattern of M less its diagonal and
+    S = E + E^T, the edges among the neighbours of v are sum_w (S E)(v, w) S(v, w)."""
+    E = M.astype(bool).tocsr()
+    E.setdiag(False)
+    E.eliminate_zeros()
+    S = (E + E.T).astype(np.float64)
+    edges = np.asarray((S @ E.astype(np.float64)).multiply(S).sum(axis=1)).ravel()
+    d = np.asarray(S.sum(axis=1)).ravel()
+    return np.divide(edges, d * (d - 1), out=np.zeros(len(d)), where=d >= 2)
+
+
+def _check_lcc(A, source, result, vector, args):
+    import networkx as nx
+
+    M = io.to_scipy_sparse(A)
+    got = result.to_dense(np.nan, dtype=np.float64)
+    P = M.astype(bool)
+    if (P != P.T).nnz:
+        want = lcc_reference(M)
+        what = "coefficients against the Graphalytics definition computed with SciPy"
+    else:
+        clustering = nx.clustering(nx.from_scipy_sparse_array(M))
+        want = np.array([clustering[v] for v in range(A.nrows)])
+        what = "coefficients against networkx.clustering"
+    return np.allclose(got, want, rtol=1e-12, atol=0), what
+
+
 # ------------------------------------------------------------------------------- table
 
 def _call(name, **keywords):
@@ -454,4 +518,12 @@ ALGORITHMS = {
     "betweenness_centrality": Spec(
         _betweenness, _betweenness_summary, _check_betweenness, source="optional",
         restore=_plain("betweenness_centrality"), check_limit=1 << 10, check_needs="networkx"),
+    "triangle_count": Spec(
+        _triangle_count, _triangle_summary, _check_triangles, methods=TRIANGLE_METHODS,
+        restore=lambda result, perm: result, vector=_triangles_per_vertex, check_limit=1 << 14,
+        check_needs="networkx"),
+    "local_clustering_coefficient": Spec(
+        lambda A, source, args: _algorithm("local_clustering_coefficient")(A), _lcc_summary,
+        _check_lcc, restore=_plain("local_clustering_coefficient"), check_limit=1 << 14,
+        check_needs="networkx"),
 }
