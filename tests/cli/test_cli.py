@@ -465,7 +465,7 @@ def read_by_id(path, kind):
     return {int(v): kind(x) for v, x in rows}
 
 
-@pytest.mark.parametrize("directed,nprocs", [(True, 1), (False, 4)])
+@pytest.mark.parametrize("directed,nprocs", [(True, 1), (False, 2)])
 def test_a_graphalytics_graph_answers_by_its_vertex_ids(tmp_path, directed, nprocs):
     graph = write_graphalytics(tmp_path, "g", GA_EDGES, GA_IDS, directed)
     G = nx.DiGraph() if directed else nx.Graph()

@@ -99,6 +99,7 @@ def test_iadd_scalar_keeps_structure():
     assert v.to_coo()[0].tolist() == [0] and v.to_coo()[1].tolist() == [7]
 
 
+@pytest.mark.serial_only  # the surface alone: no rank count changes it
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("statement", ["x |= True", "x |= False", "x &= True", "x &= False",
                                        "x ^= True", "x |= y", "x &= y", "x ^= y"])
@@ -107,6 +108,7 @@ def test_in_place_bool(kind, statement):
     assert_same(ours, theirs, statement)
 
 
+@pytest.mark.serial_only  # the surface alone: no rank count changes it
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("statement", ["x |= y", "x |= 1", "x &= y", "x &= 1", "x ^= y",
                                        "x ^= 1"])
@@ -132,6 +134,7 @@ EXPRESSIONS = ["x == y", "x != y", "x < y", "x <= y", "x > y", "x >= y", "x == 2
                "x.T + y"]
 
 
+@pytest.mark.serial_only  # the surface alone: no rank count changes it
 @pytest.mark.parametrize("kind,text", [
     (kind, text) for kind in KINDS for text in EXPRESSIONS if kind == "matrix" or ".T" not in text])
 def test_operator_builds_expression(kind, text):
@@ -148,6 +151,7 @@ DTYPE_PAIRS = [("BOOL", "BOOL"), ("INT8", "INT8"), ("UINT8", "UINT8"), ("INT8", 
                ("UINT64", "BOOL"), ("FP32", "INT8"), ("FP64", "FP64")]
 
 
+@pytest.mark.serial_only  # the surface alone: no rank count changes it
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("dtypes", DTYPE_PAIRS, ids="-".join)
 @pytest.mark.parametrize("text", ["x + y", "x - y", "x * y", "x == y", "x / y", "x + 2",
@@ -184,6 +188,7 @@ SCALAR_CASES = [
 ]
 
 
+@pytest.mark.serial_only  # the surface alone: no rank count changes it
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("text", SCALAR_CASES)
 def test_truth_comparison_and_hash(kind, text):
@@ -202,11 +207,13 @@ DTYPE_CASES = [
 ]
 
 
+@pytest.mark.serial_only  # the surface alone: no rank count changes it
 @pytest.mark.parametrize("text", DTYPE_CASES)
 def test_dtype_comparison(text):
     assert outcome(text, {"D": gb.dtypes, "np": np}) == outcome(text, {"D": G.dtypes, "np": np})
 
 
+@pytest.mark.serial_only  # the surface alone: no rank count changes it
 @pytest.mark.parametrize("name", ["BOOL", "INT8", "INT16", "INT32", "INT64", "UINT8", "UINT16",
                                   "UINT32", "UINT64", "FP32", "FP64"])
 def test_dtype_survives_pickle(name):
