@@ -15,6 +15,7 @@ from .bfs_levels import bfs_levels
 from .bfs_parents import bfs_parents
 from .connected_components import connected_components
 from .fused_bpt import BPTResult, fused_bpt
+from .graph import Graph
 from .influence_maximization import InfluenceResult, influence_maximization
 from .label_propagation import label_propagation
 from .local_clustering_coefficient import local_clustering_coefficient
@@ -26,7 +27,7 @@ from .triangle_count import triangle_count, triangles
 from .validate_bfs_tree import BFSTreeCheck, validate_bfs_tree
 
 __all__ = [
-    "BFSTreeCheck", "BPTResult", "InfluenceResult", "NegativeCycleError",
+    "BFSTreeCheck", "BPTResult", "Graph", "InfluenceResult", "NegativeCycleError",
     "betweenness_centrality", "bfs_levels", "bfs_parents", "connected_components", "fused_bpt",
     "influence_maximization", "label_propagation", "local_clustering_coefficient",
     "max_weight_matching", "pagerank", "pointer_jumping", "sssp", "triangle_count", "triangles",

@@ -43,7 +43,8 @@ import numpy as np
 
 from gblas2d import exceptions
 
-from ._engine import check_sources, check_square, engine
+from ._engine import check_sources, engine
+from .graph import as_graph
 
 __all__ = ["betweenness_centrality"]
 
@@ -56,7 +57,7 @@ def betweenness_centrality(A, sources=None, *, batch_size=64, directed=True):
 
     Parameters
     ----------
-    A : Matrix
+    A : Matrix or Graph (whose cached transpose and degrees it uses)
         Square adjacency matrix; only its pattern is used (self loops change nothing).
     sources : None, int or sequence of int
         The sources whose dependencies are summed; None (every vertex) gives the exact
@@ -77,8 +78,8 @@ def betweenness_centrality(A, sources=None, *, batch_size=64, directed=True):
     >>> betweenness_centrality(A, directed=False).to_dense()
     array([0., 1., 0.])
     """
-    ns = engine(A)
-    check_square(A, "betweenness_centrality")
+    G = as_graph(A, "betweenness_centrality")
+    A, ns = G.A, engine(G.A)
     n = A.nrows
     if sources is None:
         sources = np.arange(n, dtype=np.int64)
@@ -90,8 +91,8 @@ def betweenness_centrality(A, sources=None, *, batch_size=64, directed=True):
         raise exceptions.InvalidValue(f"batch_size (={batch_size}) must be a positive integer")
     # c = 0
     c = ns.Vector.from_scalar(0.0, n, ns.dtypes.FP64)
-    # A^T, formed once: the forward product reads A by columns
-    AT = A.T.new()
+    # A^T, formed once (kept on the Graph): the forward product reads A by columns
+    AT = G.AT
     for first in range(0, len(sources), int(batch_size)):
         _add_batch(ns, A, AT, sources[first:first + int(batch_size)], c)
     if not directed:

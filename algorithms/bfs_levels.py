@@ -21,7 +21,8 @@ unvisited vertices) pulling, and O(n/R + n/C) words per rank for a dense frontie
 masked assign.
 """
 
-from ._engine import check_sources, check_square, engine
+from ._engine import check_sources, engine
+from .graph import as_graph
 
 __all__ = ["bfs_levels"]
 
@@ -33,7 +34,7 @@ def bfs_levels(A, source):
 
     Parameters
     ----------
-    A : Matrix
+    A : Matrix or Graph (whose cached transpose and degrees it uses)
         Square adjacency matrix; only its pattern is used.
     source : int or sequence of int
         One source, or several to search from at once.
@@ -51,11 +52,11 @@ def bfs_levels(A, source):
     >>> bfs_levels(A, 0).to_coo()[1]
     array([0, 1, 2])
     """
-    ns = engine(A)
-    check_square(A, "bfs_levels")
+    G = as_graph(A, "bfs_levels")
+    A, ns = G.A, engine(G.A)
     sources, batch = check_sources(A, source)
     if batch:
-        return _levels_batch(ns, A, sources)
+        return _levels_batch(ns, G, sources)
     return _levels_one(ns, A, int(sources[0]))
 
 
@@ -76,14 +77,14 @@ def _levels_one(ns, A, s):
     return v
 
 
-def _levels_batch(ns, A, sources):
-    n, k = A.nrows, len(sources)
+def _levels_batch(ns, G, sources):
+    n, k = G.nvertices, len(sources)
     # F(s_t, t) = true, V<F> = 0
     F = ns.Matrix.from_coo(sources, range(k), True, dtype=ns.dtypes.BOOL, nrows=n, ncols=k)
     V = ns.Matrix(ns.dtypes.INT64, n, k)
     V(F.S) << 0
-    # A^T, formed once: the batch product reads A by columns
-    AT = A.T.new()
+    # A^T, formed once (kept on the Graph): the batch product reads A by columns
+    AT = G.AT
     for level in range(1, n):
         # F<!V> = A^T any.pair F
         F(~V.S, replace=True) << AT.mxm(F, ns.semiring.any_pair)

@@ -19,7 +19,8 @@ SC 2012; the Graph 500 benchmark specification (parent-tree output).
 Cost per level: one masked product (as in bfs_levels) and one local masked assign.
 """
 
-from ._engine import check_sources, check_square, engine
+from ._engine import check_sources, engine
+from .graph import as_graph
 
 __all__ = ["bfs_parents"]
 
@@ -31,7 +32,7 @@ def bfs_parents(A, source):
 
     Parameters
     ----------
-    A : Matrix
+    A : Matrix or Graph (whose cached transpose and degrees it uses)
         Square adjacency matrix (``A[i, j]``: edge i -> j); only its pattern is used.
     source : int or sequence of int
         One root, or several to search from at once.
@@ -49,11 +50,11 @@ def bfs_parents(A, source):
     >>> bfs_parents(A, 0).to_coo()[1]
     array([0, 0, 0, 1])
     """
-    ns = engine(A)
-    check_square(A, "bfs_parents")
+    G = as_graph(A, "bfs_parents")
+    A, ns = G.A, engine(G.A)
     sources, batch = check_sources(A, source)
     if batch:
-        return _parents_batch(ns, A, sources)
+        return _parents_batch(ns, G, sources)
     return _parents_one(ns, A, int(sources[0]))
 
 
@@ -73,13 +74,13 @@ def _parents_one(ns, A, s):
     return p
 
 
-def _parents_batch(ns, A, sources):
-    n, k = A.nrows, len(sources)
+def _parents_batch(ns, G, sources):
+    n, k = G.nvertices, len(sources)
     # P = F with F(s_t, t) = s_t
     P = ns.Matrix.from_coo(sources, range(k), sources, dtype=ns.dtypes.INT64, nrows=n, ncols=k)
     F = P.dup()
-    # A^T, formed once: the batch product reads A by columns
-    AT = A.T.new()
+    # A^T, formed once (kept on the Graph): the batch product reads A by columns
+    AT = G.AT
     for _ in range(1, n):
         # F<!P> = A^T min.secondi F
         F(~P.S, replace=True) << AT.mxm(F, ns.min_secondi)

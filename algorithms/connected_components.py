@@ -38,7 +38,8 @@ element-wise work.
 
 from gblas2d import exceptions
 
-from ._engine import check_square, engine
+from ._engine import engine
+from .graph import as_graph
 from .pointer_jumping import pointer_jumping
 
 __all__ = ["connected_components"]
@@ -54,7 +55,7 @@ def connected_components(A, method="fastsv"):
 
     Parameters
     ----------
-    A : Matrix
+    A : Matrix or Graph (whose cached transpose and degrees it uses)
         Square adjacency matrix; only its pattern is used, and edge directions are ignored.
     method : {"fastsv", "label_propagation"}
 
@@ -69,12 +70,12 @@ def connected_components(A, method="fastsv"):
     >>> connected_components(A).to_dense()
     array([0, 1, 1, 1, 4])
     """
-    ns = engine(A)
-    check_square(A, "connected_components")
+    G = as_graph(A, "connected_components")
+    A, ns = G.A, engine(G.A)
     if method not in METHODS:
         raise exceptions.InvalidValue(f"method must be one of {METHODS}, got {method!r}")
     # S = pattern(A + A^T)
-    S = A.ewise_add(A.T.new(), ns.binary.any).new(ns.dtypes.BOOL)
+    S = A.ewise_add(G.AT, ns.binary.any).new(ns.dtypes.BOOL)
     # f = (0, 1, ..., n-1)
     f = ns.Vector.from_scalar(0, A.nrows, ns.dtypes.INT64).apply(ns.indexunary.rowindex, 0).new()
     if method == "fastsv":

@@ -43,7 +43,8 @@ import numpy as np
 
 from gblas2d import exceptions
 
-from ._engine import check_sources, check_square, engine
+from ._engine import check_sources, engine
+from .graph import as_graph
 
 __all__ = ["BPTResult", "fused_bpt"]
 
@@ -153,7 +154,7 @@ def fused_bpt(A, sources, probability=0.1, seed=0, *, fused=True):
 
     Parameters
     ----------
-    A : Matrix
+    A : Matrix or Graph (whose cached transpose and degrees it uses)
         Square; ``A[u, v]`` is the edge u -> v (u can activate v).
     sources : int or sequence of int
         One source per color; a source may repeat (each repeat is its own sample).
@@ -176,8 +177,8 @@ def fused_bpt(A, sources, probability=0.1, seed=0, *, fused=True):
     >>> fused_bpt(A, [2, 2], probability=1.0).rrr.to_coo()[2]      # both colors: {0, 1, 2}
     array([3, 3, 3], dtype=uint64)
     """
-    ns = engine(A)
-    check_square(A, "fused_bpt")
+    G = as_graph(A, "fused_bpt")
+    A, ns = G.A, engine(G.A)
     sources, _ = check_sources(A, sources)
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
         raise TypeError(f"seed must be an integer, got {type(seed).__name__}")

@@ -30,8 +30,9 @@ import numpy as np
 
 from gblas2d import exceptions
 
-from ._engine import check_square, engine
+from ._engine import engine
 from .fused_bpt import _thresholds, fused_bpt
+from .graph import as_graph
 
 __all__ = ["InfluenceResult", "influence_maximization"]
 
@@ -53,7 +54,7 @@ def influence_maximization(A, k, *, samples=4096, probability=0.1, seed=0):
 
     Parameters
     ----------
-    A : Matrix
+    A : Matrix or Graph (whose cached transpose and degrees it uses)
         Square; ``A[u, v]`` is the edge u -> v (u can activate v).
     k : int
         How many seeds, at most the number of vertices.
@@ -74,8 +75,8 @@ def influence_maximization(A, k, *, samples=4096, probability=0.1, seed=0):
     >>> influence_maximization(A, 1, probability=1.0).seeds
     [0]
     """
-    ns = engine(A)
-    check_square(A, "influence_maximization")
+    G = as_graph(A, "influence_maximization")
+    A, ns = G.A, engine(G.A)
     for name, value, low in (("k", k, 0), ("samples", samples, 1)):
         if isinstance(value, bool) or not isinstance(value, numbers.Integral):
             raise TypeError(f"{name} must be an integer, got {type(value).__name__}")

@@ -42,7 +42,8 @@ import numbers
 
 from gblas2d import exceptions
 
-from ._engine import check_square, engine
+from ._engine import engine
+from .graph import as_graph
 
 __all__ = ["label_propagation"]
 
@@ -57,7 +58,7 @@ def label_propagation(A, max_iter=10):
 
     Parameters
     ----------
-    A : Matrix
+    A : Matrix or Graph (whose cached transpose and degrees it uses)
         Square adjacency matrix (``A[i, j]``: edge i -> j); only its off-diagonal pattern is
         used. A directed graph counts in- and out-neighbours; give an undirected graph as a
         symmetric matrix.
@@ -76,8 +77,8 @@ def label_propagation(A, max_iter=10):
     >>> label_propagation(A).to_dense()  # two triangles and an isolated vertex
     array([0, 0, 0, 3, 3, 3, 6])
     """
-    ns = engine(A)
-    check_square(A, "label_propagation")
+    G = as_graph(A, "label_propagation")
+    A, ns = G.A, engine(G.A)
     if isinstance(max_iter, bool) or not isinstance(max_iter, numbers.Integral):
         raise TypeError(f"max_iter must be an integer, got {type(max_iter).__name__}")
     if max_iter < 0:

@@ -31,7 +31,8 @@ On gblas2d the mxm gathers E's rows along grid columns (O(nnz/C) words per rank)
 grid of more than one column the mask is applied after the fold.
 """
 
-from ._engine import check_square, engine
+from ._engine import engine
+from .graph import as_graph
 
 __all__ = ["local_clustering_coefficient"]
 
@@ -44,7 +45,7 @@ def local_clustering_coefficient(A):
 
     Parameters
     ----------
-    A : Matrix
+    A : Matrix or Graph (whose cached transpose and degrees it uses)
         Square adjacency matrix; only its pattern is used and self loops are ignored.
 
     Returns
@@ -58,8 +59,8 @@ def local_clustering_coefficient(A):
     >>> local_clustering_coefficient(A).to_dense()
     array([0.16666667, 0.5       , 0.5       , 0.        ])
     """
-    ns = engine(A)
-    check_square(A, "local_clustering_coefficient")
+    G = as_graph(A, "local_clustering_coefficient")
+    A, ns = G.A, engine(G.A)
     n = A.nrows
     fp64 = ns.dtypes.FP64
     # E = pattern(A) without self loops

@@ -29,7 +29,8 @@ O(n/R + n/C) words per rank), one transpose (an all-to-all of the candidate edge
 mxv over the dominant edges, one gather.
 """
 
-from ._engine import check_square, engine
+from ._engine import engine
+from .graph import as_graph
 
 __all__ = ["max_weight_matching"]
 
@@ -41,7 +42,7 @@ def max_weight_matching(A):
 
     Parameters
     ----------
-    A : Matrix
+    A : Matrix or Graph (whose cached transpose and degrees it uses)
         Square, real weights; directions are ignored (``A[u, v]`` and ``A[v, u]`` are one edge
         weighing the larger). Self loops and edges of weight <= 0 are never matched.
 
@@ -57,12 +58,12 @@ def max_weight_matching(A):
     >>> max_weight_matching(A).to_coo()
     (array([1, 2], dtype=uint64), array([2, 1]))
     """
-    ns = engine(A)
-    check_square(A, "max_weight_matching")
+    G = as_graph(A, "max_weight_matching")
+    A, ns = G.A, engine(G.A)
     n = A.nrows
     dtype = ns.dtypes.INT64 if A.dtype == ns.dtypes.BOOL else A.dtype
     # W = max(A, A^T) without self loops and non-positive weights
-    W = A.ewise_add(A.T.new(), ns.binary.max).new(dtype)
+    W = A.ewise_add(G.AT, ns.binary.max).new(dtype)
     W = W.select(ns.select.offdiag).new().select(ns.select.valuegt, 0).new()
     # f = (0, 1, ..., n-1): every vertex free, valued by its id
     ids = ns.Vector.from_scalar(0, n, ns.dtypes.INT64).apply(ns.indexunary.rowindex, 0).new()

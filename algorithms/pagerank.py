@@ -27,7 +27,8 @@ import math
 
 from gblas2d import exceptions
 
-from ._engine import check_square, engine
+from ._engine import engine
+from .graph import as_graph
 
 __all__ = ["pagerank"]
 
@@ -42,7 +43,7 @@ def pagerank(A, damping=0.85, tol=1e-4, max_iter=100, *, variant="graphalytics",
 
     Parameters
     ----------
-    A : Matrix
+    A : Matrix or Graph (whose cached transpose and degrees it uses)
         Square adjacency matrix; only its pattern is used.
     damping : float
         Probability of following an edge, in [0, 1).
@@ -69,8 +70,8 @@ def pagerank(A, damping=0.85, tol=1e-4, max_iter=100, *, variant="graphalytics",
     >>> pagerank(A).to_dense().round(4)
     array([0.3333, 0.3333, 0.3333])
     """
-    ns = engine(A)
-    check_square(A, "pagerank")
+    G = as_graph(A, "pagerank")
+    A, ns = G.A, engine(G.A)
     if not 0 <= damping < 1:
         raise exceptions.InvalidValue(f"damping (={damping}) must lie in [0, 1)")
     if not tol > 0:
@@ -87,8 +88,8 @@ def pagerank(A, damping=0.85, tol=1e-4, max_iter=100, *, variant="graphalytics",
     fp64 = ns.dtypes.FP64
     if n == 0:
         return ns.Vector(fp64, 0)
-    # d_out = A plus.pair 1
-    out_degree = A.mxv(ns.Vector.from_scalar(1.0, n, fp64), ns.semiring.plus_pair).new(fp64)
+    # d_out = A plus.pair 1 (kept on the Graph)
+    out_degree = G.out_degree.dup(fp64)
     # d_out / d, infinite at dangling vertices so that w is dense and zero there
     scaled_out = ns.Vector.from_scalar(math.inf, n, fp64)
     scaled_out(out_degree.S) << out_degree.apply(ns.binary.truediv, right=damping)

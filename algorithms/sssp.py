@@ -43,7 +43,8 @@ import numpy as np
 
 from gblas2d import exceptions
 
-from ._engine import check_square, check_vertex, engine
+from ._engine import check_vertex, engine
+from .graph import as_graph
 
 __all__ = ["NegativeCycleError", "sssp"]
 
@@ -62,7 +63,7 @@ def sssp(A, source, method="bellman_ford", *, delta=None):
 
     Parameters
     ----------
-    A : Matrix
+    A : Matrix or Graph (whose cached transpose and degrees it uses)
         Square matrix of integer or floating-point edge weights.
     source : int
     method : {"bellman_ford", "delta_stepping"}
@@ -87,8 +88,8 @@ def sssp(A, source, method="bellman_ford", *, delta=None):
     >>> sssp(A, 0).to_dense()
     array([0., 4., 6.])
     """
-    ns = engine(A)
-    check_square(A, "sssp")
+    G = as_graph(A, "sssp")
+    A, ns = G.A, engine(G.A)
     s = check_vertex(A, source)
     if method not in METHODS:
         raise exceptions.InvalidValue(f"method must be one of {METHODS}, got {method!r}")

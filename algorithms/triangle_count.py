@@ -50,7 +50,8 @@ import numpy as np
 
 from gblas2d import exceptions
 
-from ._engine import check_square, engine
+from ._engine import engine
+from .graph import as_graph
 
 __all__ = ["triangle_count", "triangles"]
 
@@ -71,7 +72,7 @@ def triangle_count(A, method="sandia_lut", *, presort=None):
 
     Parameters
     ----------
-    A : Matrix
+    A : Matrix or Graph (whose cached transpose and degrees it uses)
         Symmetric adjacency matrix; only its pattern is used and self loops are ignored.
     method : {"sandia_lut", "sandia_ult", "sandia_ll", "sandia_uu", "cohen", "burkhardt"}
         LAGraph's names; every method gives the same count.
@@ -90,8 +91,8 @@ def triangle_count(A, method="sandia_lut", *, presort=None):
     >>> triangle_count(A)
     1
     """
-    ns = engine(A)
-    check_square(A, "triangle_count")
+    G = as_graph(A, "triangle_count")
+    A, ns = G.A, engine(G.A)
     if method not in METHODS:
         raise exceptions.InvalidValue(f"method must be one of {METHODS}, got {method!r}")
     if presort not in (None, True, False):
@@ -135,7 +136,7 @@ def triangles(A):
 
     Parameters
     ----------
-    A : Matrix
+    A : Matrix or Graph (whose cached transpose and degrees it uses)
         Symmetric adjacency matrix; only its pattern is used and self loops are ignored.
 
     Returns
@@ -149,8 +150,8 @@ def triangles(A):
     >>> triangles(A).to_dense()
     array([1, 1, 1, 0])
     """
-    ns = engine(A)
-    check_square(A, "triangles")
+    G = as_graph(A, "triangles")
+    A, ns = G.A, engine(G.A)
     S = _symmetric_pattern(ns, A, "triangles")
     int64 = ns.dtypes.INT64
     # T<S> = S plus.pair S

@@ -24,8 +24,9 @@ from dataclasses import dataclass
 
 from gblas2d import exceptions
 
-from ._engine import check_square, check_vertex, engine
+from ._engine import check_vertex, engine
 from .bfs_levels import bfs_levels
+from .graph import as_graph
 
 __all__ = ["BFSTreeCheck", "validate_bfs_tree"]
 
@@ -54,7 +55,7 @@ def validate_bfs_tree(A, source, parents, *, levels=None):
 
     Parameters
     ----------
-    A : Matrix
+    A : Matrix or Graph (whose cached transpose and degrees it uses)
         The graph searched (``A[i, j]``: edge i -> j).
     source : int
         The root.
@@ -75,8 +76,8 @@ def validate_bfs_tree(A, source, parents, *, levels=None):
     >>> bool(validate_bfs_tree(A, 0, bfs_parents(A, 0)))
     True
     """
-    ns = engine(A)
-    check_square(A, "validate_bfs_tree")
+    G = as_graph(A, "validate_bfs_tree")
+    A, ns = G.A, engine(G.A)
     s = check_vertex(A, source)
     n = A.nrows
     for name, vec in (("parents", parents), ("levels", levels)):

@@ -83,7 +83,8 @@ def parse_call(args, mask, accum, replace_flag):
 
 
 # The engine's options of ``w(...)`` and ``expr.new(...)``, and the values each takes.
-OPTIONS = {"direction": ("push", "pull"), "exchange": ("dense", "sparse")}
+OPTIONS = {"direction": ("push", "pull"), "exchange": ("dense", "sparse"),
+           "scheme": ("gather", "summa")}
 
 
 def check_options(opts, input_mask=None):

@@ -21,9 +21,10 @@ import numpy as np
 from . import _exchange as ex
 from . import _redistribute as redist
 from . import backends
-from ._block import BlockMask
+from ._block import Block, BlockMask
 from ._kernels import reduce_scattered
 from ._piece import Piece, PieceMask
+from .exceptions import NotImplementedException
 from .semirings import monoid
 
 __all__ = ["trace", "mxv_compute", "mxm_compute"]
@@ -218,50 +219,169 @@ def _pull_scipy(block, operand, x_seg, orient):
 def mxm_compute(A, B, semiring, out_type, mask, opts):
     """Collective. This rank's block of ``C = A (+).(x) B``: a Block, or (keys, values).
 
-    B's rows that meet A's column block j are gathered at every rank of grid column j (sent to
-    one rank of the column, then allgathered along ``col_comm``: O(nnz(B) / C) per rank, cheap
-    when B is tall and skinny); each rank multiplies locally; partial rows of row block i go to
-    their owners along ``row_comm`` and are merged with the monoid.
+    Two schemes, the same on every rank (``scheme=`` forces one):
+
+    * ``gather``, for a tall and skinny B (a batch of frontiers, a diagonal): B's rows that meet
+      A's column block j are gathered at every rank of grid column j, O(nnz(B) / C) per rank;
+      each rank multiplies its block; the partial rows of row block i are folded along
+      ``row_comm`` to their owners. A mask goes into the local product (``direction="pull"``)
+      when its row panel, gathered along ``row_comm``, is smaller than the products it would
+      keep out of the fold; otherwise (``"push"``) the owners apply it after the fold.
+    * ``summa``, when B is as large as A's share of a grid row (B's gathered rows would
+      weigh as much as a rank's part of A) and not a diagonal: P stages, one per piece of the
+      inner dimension. At stage q the grid column holding those columns of A broadcasts them
+      along ``row_comm`` and the grid row holding those rows of B broadcasts them along
+      ``col_comm``; every rank multiplies the two into its own block of C, masked there, and
+      adds it to what the earlier stages made. Nothing is folded, a rank holds one stage's
+      pieces at a time (O(nnz / P^2) each), and the volume is O(nnz(A) / R + nnz(B) / C) per
+      rank, as in CombBLAS.
     """
     grid = A.grid
     start = time.perf_counter()
     before = _count_bytes() if _tracers else None
-    nk = A.ncols
-    if grid.nprocs > 1:
-        b_rows, b_cols, b_vals = B.block.global_coo(B.row_offset, B.col_offset)
-        dest = grid.col_position(grid.owner(nk, b_rows))
-        got = redist.to_owners(grid, dest, b_rows, b_cols, b_vals)
-        b_rows, b_cols, b_vals = (np.concatenate(grid.col_comm.allgatherv(a)) for a in got)
+    scheme = opts.get("scheme") or _mxm_scheme(grid, A, B, semiring)
+    if semiring.binaryop.index_aware and scheme == "summa":
+        raise NotImplementedException(
+            f"scheme='summa' does not take a positional semiring ({semiring.name}): its local "
+            "products see the stage's pieces, not global indices; use scheme='gather'")
+    if scheme == "summa":
+        result, direction = _summa(grid, A, B, semiring, out_type, mask), None
+    else:
+        result, direction = _gather_rows(grid, A, B, semiring, out_type, mask, opts)
+    if _tracers:
+        after = _count_bytes()
+        _emit({"op": "mxm", "semiring": semiring.name, "scheme": scheme,
+               "direction": direction, "mask_in_product": mask is not None and (
+                   scheme == "summa" or direction == "pull" or grid.ncols == 1),
+               "b_nvals": B.nvals, "bytes": {g: after[g] - before[g] for g in after},
+               "seconds": time.perf_counter() - start})
+    return result
 
+
+def _mxm_scheme(grid, A, B, semiring):
+    """``summa`` when a rank's gathered rows of B, nnz(B) / C, would weigh as much as its
+    share of A, nnz(A) / P, and B has more than one entry per row or column (square operands,
+    triangle counting, a wide frontier); ``gather`` otherwise and on one rank. A diagonal or a
+    permutation gathers: its partial products stay on the rank that made them. Positional
+    semirings always gather: their products need global indices."""
+    if grid.nprocs == 1 or semiring.binaryop.index_aware:
+        return "gather"
+    square = B.nvals * grid.nrows >= A.nvals and B.nvals > max(B.nrows, B.ncols)
+    return "summa" if square else "gather"
+
+
+def _gather_rows(grid, A, B, semiring, out_type, mask, opts):
+    """The ``gather`` scheme (see ``mxm_compute``): (result, direction)."""
     if grid.nprocs == 1:
         # B's block is the whole of B, already CSR over A's columns.
         b_ptr, b_cols, b_vals = B.block.csr
     else:
+        b_rows, b_cols, b_vals = B.block.global_coo(B.row_offset, B.col_offset)
+        dest = grid.col_position(grid.owner(A.ncols, b_rows))
+        got = redist.to_owners(grid, dest, b_rows, b_cols, b_vals)
+        b_rows, b_cols, b_vals = (np.concatenate(grid.col_comm.allgatherv(a)) for a in got)
         inner = b_rows - A.col_offset
         order = np.lexsort((b_cols, inner))
         inner, b_cols, b_vals = inner[order], b_cols[order], b_vals[order]
         b_ptr = np.zeros(A.block.ncols + 1, dtype=np.int64)
         np.cumsum(np.bincount(inner, minlength=A.block.ncols), out=b_ptr[1:])
-    # With one grid column the local product is this rank's whole block of C: the mask goes
-    # into it, and nothing is left to fold.
-    local_mask = None
+    direction, local_mask = None, None
     if mask is not None and grid.ncols == 1:
-        local_mask = BlockMask(mask.parent.block, mask.structure, mask.complement)
+        # With one grid column the local product is this rank's whole block of C: the mask
+        # goes into it, and nothing is left to fold.
+        local_mask = mask.block_mask()
+    elif mask is not None:
+        direction = opts.get("direction")
+        if direction is None:
+            # The partial products, before the fold merges them, against the mask's row
+            # panels, which every rank of a grid row would receive.
+            flops = int(np.dot(np.diff(A.block.csc_ptr), np.diff(b_ptr)))
+            work = grid.comm.allreduce(np.array([flops, mask.parent.block.nvals]))
+            direction = "pull" if grid.ncols * work[1] < work[0] else "push"
+        if direction == "pull":
+            local_mask = _mask_row_panel(grid, mask, B.ncols)
     product = backends.get().spgemm(
         A.block, (b_ptr, b_cols, b_vals, B.ncols), semiring, A.dtype, B.dtype,
         a_row_offset=A.row_offset, inner_offset=A.col_offset, mask=local_mask)
+    if local_mask is not None and grid.ncols > 1 and not product.within_mask:
+        product = product.select(local_mask.allows(product.keys()))
     vals = product.values.astype(out_type.np_type, copy=False)
     if grid.ncols == 1:
-        result = product.with_values(vals)
-    else:
-        keys, vals = _fold_mxm(grid, A, B, semiring, product.rows, product.cols, vals)
-        result = keys, vals.astype(out_type.np_type, copy=False)
-    if _tracers:
-        after = _count_bytes()
-        _emit({"op": "mxm", "semiring": semiring.name, "direction": "push",
-               "b_nvals": B.nvals, "bytes": {g: after[g] - before[g] for g in after},
-               "seconds": time.perf_counter() - start})
-    return result
+        return product.with_values(vals), direction
+    keys, vals = _fold_mxm(grid, A, B, semiring, product.rows, product.cols, vals)
+    return (keys, vals.astype(out_type.np_type, copy=False)), direction
+
+
+def _mask_row_panel(grid, mask, ncols):
+    """Collective along ``row_comm``. The mask over this rank's grid row, every column: the
+    blocks of the grid row gathered, as a BlockMask of global columns. A value mask travels as
+    its nonzero entries, a structure."""
+    block = mask.parent.block
+    keep = None if mask.structure else block.values != 0
+    rows, cols = block.rows, block.cols + grid.col_block(ncols)[0]
+    if keep is not None:
+        rows, cols = rows[keep], cols[keep]
+    rows, cols = (np.concatenate(grid.row_comm.allgatherv(a)) for a in (rows, cols))
+    keys = np.sort(rows * ncols + cols)
+    panel = Block.from_keys(block.nrows, ncols, keys, np.ones(len(keys), dtype=bool))
+    return BlockMask(panel, True, mask.complement)
+
+
+def _summa(grid, A, B, semiring, out_type, mask):
+    """The ``summa`` scheme (see ``mxm_compute``): this rank's block of C, a Block."""
+    nk = A.ncols
+    offsets = grid.offsets(nk)
+    local_mask = None if mask is None else mask.block_mask()
+    a_types = (np.int64, np.int64, A.block.values.dtype)
+    b_types = (np.int64, np.int64, B.block.values.dtype)
+    nrows, ncols = A.block.nrows, B.block.ncols
+    keys = np.empty(0, dtype=np.int64)
+    vals = np.empty(0, dtype=out_type.np_type)
+    for q in range(grid.nprocs):
+        lo, hi = int(offsets[q]), int(offsets[q + 1])
+        a_owner, b_owner = q // grid.nrows, q // grid.ncols
+        a_part = _column_range(A.block, lo - A.col_offset, hi - A.col_offset) \
+            if grid.mycol == a_owner else None
+        b_part = _row_range(B.block, lo - B.row_offset, hi - B.row_offset) \
+            if grid.myrow == b_owner else None
+        a_ptr, a_cols, a_vals = grid.row_comm.bcast_arrays(a_part, a_owner, a_types)
+        b_ptr, b_cols, b_vals = grid.col_comm.bcast_arrays(b_part, b_owner, b_types)
+        if not (len(a_cols) and len(b_cols)):
+            continue
+        stage = backends.get().spgemm(
+            Block(nrows, hi - lo, a_ptr, a_cols, a_vals), (b_ptr, b_cols, b_vals, ncols),
+            semiring, A.dtype, B.dtype, a_row_offset=A.row_offset, inner_offset=lo,
+            mask=local_mask)
+        stage_keys = stage.keys()
+        stage_vals = stage.values.astype(out_type.np_type, copy=False)
+        if local_mask is not None and not stage.within_mask:
+            keep = local_mask.allows(stage_keys)
+            stage_keys, stage_vals = stage_keys[keep], stage_vals[keep]
+        keys, vals = reduce_scattered(np.concatenate([keys, stage_keys]),
+                                      np.concatenate([vals, stage_vals]), semiring.monoid,
+                                      nrows * ncols)
+    block = Block.from_keys(nrows, ncols, keys, vals.astype(out_type.np_type, copy=False))
+    block.within_mask = mask is not None
+    return block
+
+
+def _column_range(block, lo, hi):
+    """Columns [lo, hi) of a block as CSR (ptr, columns from 0, values): a slice of its CSC,
+    sorted back to rows."""
+    ptr, rows, vals = block.csc
+    first, last = int(ptr[lo]), int(ptr[hi])
+    cols = np.repeat(np.arange(hi - lo, dtype=np.int64), np.diff(ptr[lo:hi + 1]))
+    order = np.argsort(rows[first:last], kind="stable")
+    out_ptr = np.zeros(block.nrows + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows[first:last], minlength=block.nrows), out=out_ptr[1:])
+    return out_ptr, cols[order], vals[first:last][order]
+
+
+def _row_range(block, lo, hi):
+    """Rows [lo, hi) of a block as CSR (ptr from 0, columns, values): a slice."""
+    ptr, cols, vals = block.csr
+    first, last = int(ptr[lo]), int(ptr[hi])
+    return ptr[lo:hi + 1] - first, cols[first:last], vals[first:last]
 
 
 def _fold_mxm(grid, A, B, semiring, rows, cols, vals):

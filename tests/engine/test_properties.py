@@ -301,6 +301,7 @@ def test_mxv_mixed_dtypes(m, n, seed, dta, dtx, dens, name, orient, direction):
 MXM_SEMIRINGS = ["plus_times", "min_plus", "max_times", "plus_pair", "any_pair", "lor_land",
                  "min_secondi", "min_firsti", "bor_band", "min_second", "plus_first",
                  "plus_second"]
+POSITIONAL = {"min_secondi", "min_firsti"}
 
 
 @pytest.mark.parametrize("backend", backends.BACKENDS)
@@ -308,11 +309,14 @@ MXM_SEMIRINGS = ["plus_times", "min_plus", "max_times", "plus_pair", "any_pair",
 @examples(serial=30)
 @given(m=sizes, k=sizes, p=st.integers(1, 5), seed=seeds, dens_a=densities, dens_b=densities,
        kind=mask_kinds, accum=accums, replace=st.booleans(), name=st.sampled_from(MXM_SEMIRINGS),
-       pick=st.integers(0, 100), transpose_b=st.booleans(), c_density=st.sampled_from([0, 0.3]))
+       pick=st.integers(0, 100), transpose_b=st.booleans(), c_density=st.sampled_from([0, 0.3]),
+       scheme=st.sampled_from([None, "gather", "summa"]),
+       direction=st.sampled_from([None, "push", "pull"]))
 def test_mxm(backend, shape, m, k, p, seed, dens_a, dens_b, kind, accum, replace, name, pick,
-             transpose_b, c_density):
+             transpose_b, c_density, scheme, direction):
     """C(mask, accum, replace) << A.mxm(B) with B tall and skinny (k x 1..5) or square, into
-    an empty C (where a product that took the mask in is installed as it is) or not."""
+    an empty C (where a product that took the mask in is installed as it is) or not; by either
+    scheme, the mask in the local product or applied after the fold."""
     dtype_choices = SEMIRING_DTYPES[name]
     dtype = dtype_choices[pick % len(dtype_choices)]
     if shape == "square":
@@ -340,8 +344,10 @@ def test_mxm(backend, shape, m, k, p, seed, dens_a, dens_b, kind, accum, replace
 
     expected = _write(G, fresh(), expr, mask, kind, acc_G, replace)
     with local_kernels(backend):
-        got = _write(gb, fresh(), expr, mask, kind, _accum(gb, accum, out_dtype), replace)
-    assert_same_matrix(got, expected, what=f"mxm {name}[{dtype}] mask={kind} accum={accum}")
+        got = _write(gb, fresh(), expr, mask, kind, _accum(gb, accum, out_dtype), replace,
+                     {"scheme": None if name in POSITIONAL else scheme, "direction": direction})
+    assert_same_matrix(got, expected, what=f"mxm {name}[{dtype}] mask={kind} accum={accum} "
+                                           f"scheme={scheme} direction={direction}")
 
 
 @pytest.mark.parametrize("backend", backends.BACKENDS)
