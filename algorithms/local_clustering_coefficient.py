@@ -27,8 +27,8 @@ and its reference implementation; D. J. Watts, S. H. Strogatz, "Collective dynam
 Cost: one transpose and one ewise_add for S (an all-to-all of O(nnz/P) words), one dense mxv
 (O(n/R + n/C) words per rank), one masked mxm, whose work grows with the paths v - u -> w it
 forms (about sum_u d(u) d_out(u)), its fold, one row reduction and O(n/P) element-wise work.
-On gblas2d the mxm gathers E's rows along grid columns (O(nnz/C) words per rank), and on a
-grid of more than one column the mask is applied after the fold.
+On gblas2d at several ranks the mxm runs as SUMMA stages (O(nnz/R + nnz/C) words per rank),
+each inside the rank's block of the mask: no partial count is folded.
 """
 
 from ._engine import engine

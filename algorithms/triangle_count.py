@@ -39,10 +39,10 @@ linear algebra-based triangle counting with KokkosKernels", HPEC 2017.
 Cost: one masked mxm, whose work grows with the paths i - k - j it forms (about sum_k d(k)^2
 for burkhardt, fewer with triangular operands, fewer still in degree order on a skewed graph),
 one reduction, and the symmetry check (one transpose: an all-to-all of O(nnz/P) words). On
-gblas2d the right operand's rows are gathered along grid columns (O(nnz/C) words per rank); on
-a grid of more than one column the mask is applied after the fold, so every path's partial
-count travels along the grid row. The Sandia ``^T`` operand is a transpose on gblas2d;
-SuiteSparse reads it in place for dot products. The presort adds one mxv, a 2000-entry
+gblas2d at several ranks the product runs as SUMMA stages (O(nnz/R + nnz/C) words per rank),
+each inside the rank's block of the mask, so only counts inside the mask are formed and
+nothing is folded. The Sandia ``^T`` operand is a transpose on gblas2d; SuiteSparse reads it
+in place for dot products. The presort adds one mxv, a 2000-entry
 extract, one mxv and one mxm with a diagonal for the keys, and one transpose.
 """
 

@@ -22,7 +22,7 @@ from . import _exchange as ex
 from . import _redistribute as redist
 from . import backends
 from ._block import Block, BlockMask
-from ._kernels import reduce_scattered
+from ._kernels import merge_disjoint, reduce_scattered, sorted_isin
 from ._piece import Piece, PieceMask
 from .exceptions import NotImplementedException
 from .semirings import monoid
@@ -329,40 +329,57 @@ def _mask_row_panel(grid, mask, ncols):
 
 def _summa(grid, A, B, semiring, out_type, mask):
     """The ``summa`` scheme (see ``mxm_compute``): this rank's block of C, a Block."""
-    nk = A.ncols
-    offsets = grid.offsets(nk)
+    offsets = grid.offsets(A.ncols)
     local_mask = None if mask is None else mask.block_mask()
-    a_types = (np.int64, np.int64, A.block.values.dtype)
-    b_types = (np.int64, np.int64, B.block.values.dtype)
-    nrows, ncols = A.block.nrows, B.block.ncols
     keys = np.empty(0, dtype=np.int64)
     vals = np.empty(0, dtype=out_type.np_type)
     for q in range(grid.nprocs):
-        lo, hi = int(offsets[q]), int(offsets[q + 1])
-        a_owner, b_owner = q // grid.nrows, q // grid.ncols
-        a_part = _column_range(A.block, lo - A.col_offset, hi - A.col_offset) \
-            if grid.mycol == a_owner else None
-        b_part = _row_range(B.block, lo - B.row_offset, hi - B.row_offset) \
-            if grid.myrow == b_owner else None
-        a_ptr, a_cols, a_vals = grid.row_comm.bcast_arrays(a_part, a_owner, a_types)
-        b_ptr, b_cols, b_vals = grid.col_comm.bcast_arrays(b_part, b_owner, b_types)
-        if not (len(a_cols) and len(b_cols)):
-            continue
-        stage = backends.get().spgemm(
-            Block(nrows, hi - lo, a_ptr, a_cols, a_vals), (b_ptr, b_cols, b_vals, ncols),
-            semiring, A.dtype, B.dtype, a_row_offset=A.row_offset, inner_offset=lo,
-            mask=local_mask)
-        stage_keys = stage.keys()
-        stage_vals = stage.values.astype(out_type.np_type, copy=False)
-        if local_mask is not None and not stage.within_mask:
-            keep = local_mask.allows(stage_keys)
-            stage_keys, stage_vals = stage_keys[keep], stage_vals[keep]
-        keys, vals = reduce_scattered(np.concatenate([keys, stage_keys]),
-                                      np.concatenate([vals, stage_vals]), semiring.monoid,
-                                      nrows * ncols)
-    block = Block.from_keys(nrows, ncols, keys, vals.astype(out_type.np_type, copy=False))
+        stage_keys, stage_vals = _summa_stage(grid, A, B, semiring, out_type, local_mask,
+                                              int(offsets[q]), int(offsets[q + 1]), q)
+        keys, vals = _accumulate(keys, vals, stage_keys, stage_vals, semiring.monoid)
+    block = Block.from_keys(A.block.nrows, B.block.ncols, keys, vals)
     block.within_mask = mask is not None
     return block
+
+
+def _summa_stage(grid, A, B, semiring, out_type, local_mask, lo, hi, q):
+    """Collective. Stage q of SUMMA, inner indices [lo, hi): this rank's products inside the
+    mask, as sorted (keys, values). What the stage received dies with it."""
+    a_owner, b_owner = q // grid.nrows, q // grid.ncols
+    a_part = _column_range(A.block, lo - A.col_offset, hi - A.col_offset) \
+        if grid.mycol == a_owner else None
+    b_part = _row_range(B.block, lo - B.row_offset, hi - B.row_offset) \
+        if grid.myrow == b_owner else None
+    a_ptr, a_cols, a_vals = grid.row_comm.bcast_arrays(
+        a_part, a_owner, (np.int64, np.int64, A.block.values.dtype))
+    b_ptr, b_cols, b_vals = grid.col_comm.bcast_arrays(
+        b_part, b_owner, (np.int64, np.int64, B.block.values.dtype))
+    if not (len(a_cols) and len(b_cols)):
+        return np.empty(0, dtype=np.int64), np.empty(0, dtype=out_type.np_type)
+    stage = backends.get().spgemm(
+        Block(A.block.nrows, hi - lo, a_ptr, a_cols, a_vals),
+        (b_ptr, b_cols, b_vals, B.block.ncols), semiring, A.dtype, B.dtype,
+        a_row_offset=A.row_offset, inner_offset=lo, mask=local_mask)
+    keys, vals = stage.keys(), stage.values.astype(out_type.np_type, copy=False)
+    if local_mask is not None and not stage.within_mask:
+        keep = local_mask.allows(keys)
+        keys, vals = keys[keep], vals[keep]
+    return keys, vals
+
+
+def _accumulate(keys, vals, new_keys, new_vals, monoid):
+    """Two sorted unique key lists as one, the values of keys in both combined with the
+    monoid: a merge, O(a + b), with no sort and no scratch of the block's size."""
+    if not len(keys):
+        return new_keys, new_vals
+    both = sorted_isin(new_keys, keys)
+    if both.any():
+        at = np.searchsorted(keys, new_keys[both])
+        pairs = np.empty(2 * len(at), dtype=vals.dtype)
+        pairs[0::2], pairs[1::2] = vals[at], new_vals[both]
+        vals = vals.copy()
+        vals[at] = monoid.reduceat(pairs, np.arange(0, len(pairs), 2))
+    return merge_disjoint(keys, vals, new_keys[~both], new_vals[~both])
 
 
 def _column_range(block, lo, hi):
@@ -386,18 +403,17 @@ def _row_range(block, lo, hi):
 
 def _fold_mxm(grid, A, B, semiring, rows, cols, vals):
     """Collective along ``row_comm``. Partial products to the owners of their columns, merged
-    with the monoid there: this rank's block of C as sorted (keys, values)."""
+    with the monoid there: this rank's block of C as sorted (keys, values). Each product
+    travels as one key in its owner's block and its value, ordered by owner once."""
     n_out_cols = B.ncols
-    members = grid.col_block_of(n_out_cols, cols)
+    starts = np.array([grid.col_block(n_out_cols, m)[0] for m in range(grid.ncols)] +
+                      [n_out_cols], dtype=np.int64)
+    members = np.searchsorted(starts, cols, side="right") - 1
+    keys = rows * (starts[members + 1] - starts[members]) + (cols - starts[members])
+    order = np.argsort(members, kind="stable")
+    counts = np.bincount(members, minlength=grid.ncols)
+    del members
+    keys, _ = grid.row_comm.exchange(keys[order], counts)
+    vals, _ = grid.row_comm.exchange(vals[order], counts)
     col_lo, col_hi = grid.col_block(n_out_cols)
-    parts = []
-    for arr in (rows, cols, vals):
-        order = np.argsort(members, kind="stable")
-        bounds = np.searchsorted(members[order], np.arange(grid.ncols + 1))
-        sorted_arr = arr[order]
-        parts.append(np.concatenate(grid.row_comm.alltoallv(
-            [sorted_arr[bounds[m]:bounds[m + 1]] for m in range(grid.ncols)])))
-    rows, cols, vals = parts
-    keys, vals = reduce_scattered(rows * (col_hi - col_lo) + (cols - col_lo), vals,
-                                  semiring.monoid, A.block.nrows * (col_hi - col_lo))
-    return keys, vals
+    return reduce_scattered(keys, vals, semiring.monoid, A.block.nrows * (col_hi - col_lo))

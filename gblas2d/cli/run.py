@@ -98,13 +98,15 @@ def check_output(path, grid):
 
 
 def trace_table(events):
-    """One line per product; an mxm has no direction choice and no frontier vector: its
-    frontier column counts the entries of its right operand, and its formats are '-'."""
+    """One line per product. An mxm has no frontier vector: its frontier column counts the
+    entries of its right operand, its formats are '-', and its direction column names its
+    scheme (``summa``, ``gather``) unless a masked gather chose push or pull."""
     lines = [f"{'#':>4} {'op':>4} {'semiring':>12} {'direction':>9} {'frontier':>10} "
              f"{'expand':>13} {'fold':>13} {'row bytes':>10} {'col bytes':>10}"]
     for k, e in enumerate(events):
         frontier = e.get("frontier_nvals", e.get("b_nvals"))
-        lines.append(f"{k:>4} {e['op']:>4} {e['semiring'][:12]:>12} {e['direction']:>9} "
+        direction = e["direction"] or e.get("scheme")
+        lines.append(f"{k:>4} {e['op']:>4} {e['semiring'][:12]:>12} {direction:>9} "
                      f"{frontier:>10} {'/'.join(e.get('expand', '-')):>13} "
                      f"{'/'.join(e.get('fold', '-')):>13} {e['bytes']['row']:>10} "
                      f"{e['bytes']['col']:>10}")
