@@ -13,7 +13,9 @@ the degree presort) and the local clustering coefficient.
 
 For each: the best of ``--repeat`` calls after a warm-up (the slowest rank's wall time), the
 mxm calls it made and the schemes they took (``trace``), and the bytes one call received per
-rank, the largest over the ranks. Rank 0 prints a table and writes
+rank, the largest over the ranks. With ``--peers``, the same code on python-graphblas objects
+with one SuiteSparse thread (rank 0 alone, the others sleep) and the ratio. Rank 0 prints a
+table and writes
 ``benchmarks/results/mxm_<grid>_scale<S>_<label>.json``, so a run of another commit (the same
 script, copied) lies beside it under another label.
 """
@@ -24,7 +26,7 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
-from _common import peak_rss_mib, time_collective, write_json
+from _common import idle_wait, peak_rss_mib, time_collective, time_local, write_json
 from gblas2d.algorithms import (
     betweenness_centrality,
     bfs_levels,
@@ -54,6 +56,8 @@ def parse_args(argv=None):
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--label", default="run", help="names the result file (before, after, ...)")
     p.add_argument("--only", nargs="+", help="run these rows only")
+    p.add_argument("--peers", action="store_true",
+                   help="also time the same code on python-graphblas, one thread")
     return p.parse_args(argv)
 
 
@@ -72,6 +76,31 @@ def calls(A, W, args):
         "triangle_count_unsorted": lambda: triangle_count(A, "sandia_lut", presort=False),
         "local_clustering": lambda: local_clustering_coefficient(A),
     }
+
+
+def suitesparse(comm, run, repeat):
+    """Collective. Best seconds of ``run`` on rank 0 with one SuiteSparse thread; None
+    elsewhere."""
+    import graphblas as grb
+
+    best = None
+    if comm.rank == 0:
+        default = grb.ss.config["nthreads"]
+        grb.ss.config["nthreads"] = 1
+        try:
+            best = time_local(run, repeat)[0]
+        finally:
+            grb.ss.config["nthreads"] = default
+    idle_wait(comm)
+    return best
+
+
+def on_graphblas(M):
+    """Collective. The python-graphblas Matrix of ``M`` on every rank (the peer's input)."""
+    import graphblas as grb
+
+    r, c, v = M.to_coo()
+    return grb.Matrix.from_coo(r, c, v, nrows=M.nrows, ncols=M.ncols)
 
 
 def measure(comm, run, repeat):
@@ -94,16 +123,24 @@ def main(argv=None):
     grid = A.grid
     comm = grid.comm
     shape = f"{grid.nrows}x{grid.ncols}"
+    peers = calls(on_graphblas(A), on_graphblas(W), args) if args.peers else {}
     rows = []
     for name, run in calls(A, W, args).items():
         if args.only and name not in args.only:
             continue
         seconds, n_mxm, schemes, received = measure(comm, run, args.repeat)
-        rows.append({"algorithm": name, "seconds": seconds, "mxm_calls": n_mxm,
-                     "schemes": schemes, "bytes_per_rank": received})
+        row = {"algorithm": name, "seconds": seconds, "mxm_calls": n_mxm,
+               "schemes": schemes, "bytes_per_rank": received}
+        peer = ""
+        if peers:
+            theirs = suitesparse(comm, peers[name], args.repeat)
+            if comm.rank == 0:
+                row["graphblas_1t_s"], row["ratio"] = theirs, seconds / theirs
+                peer = f"  SuiteSparse {theirs * 1e3:8.1f} ms  ratio {seconds / theirs:5.2f}"
+        rows.append(row)
         if comm.rank == 0:
             print(f"{name:26s} {seconds * 1e3:10.1f} ms  mxm {n_mxm:4d} {schemes}  "
-                  f"{received / 2**20:8.2f} MiB/rank", flush=True)
+                  f"{received / 2**20:8.2f} MiB/rank{peer}", flush=True)
     report = {"benchmark": "mxm", "label": args.label, "grid": shape, "scale": args.scale,
               "nvals": A.nvals, "sources": args.sources, "colors": args.colors,
               "repeat": args.repeat, "python": platform.python_version(),

@@ -4,16 +4,20 @@ Python operators (``u + v``, ``v == 1``, ``v += 2``) come from ``_infix.py``.
 
 A subclass supplies the operations themselves: ``_ewise`` (an element-wise expression of two
 operands of its kind), ``apply``, ``select``, ``_check_mask`` (is this mask's shape the
-output's?), ``_update`` (the collective write of an expression, object or scalar) and
-``_assign`` (``w[index] << value``). ``Updater``, what ``w(...)`` returns, calls those hooks.
+output's?), ``_update`` (the collective write of an expression, object or scalar),
+``_assign`` (``w[index] << value``) and ``_local_entries`` (this rank's sorted keys and
+values). ``Updater``, what ``w(...)`` returns, calls those hooks.
 """
 
-from ._expr import Mask, check_grids, check_options, parse_call
+import numpy as np
+
+from ._expr import Mask, check_domain, check_grids, check_options, parse_call
 from ._infix import InPlace, ScalarLike
+from ._inputs import scalar_dtype
 from .grid import collective
 from .semirings import binary, monoid
 
-__all__ = ["Container", "Updater"]
+__all__ = ["Container", "Updater", "apply_values"]
 
 
 class Container(InPlace):
@@ -57,6 +61,30 @@ class Container(InPlace):
                            getattr(left_default, "value", left_default),
                            getattr(right_default, "value", right_default))
 
+    # ---- comparison ----
+    @collective
+    def isequal(self, other, *, check_dtype=False):
+        """Collective. Same shape, structure and values (and dtype when asked)."""
+        return self._same_entries(other, check_dtype, "isequal", np.array_equal)
+
+    @collective
+    def isclose(self, other, *, rel_tol=1e-7, abs_tol=0.0, check_dtype=False):
+        """Collective. Same shape and structure, values within tolerance."""
+        return self._same_entries(other, check_dtype, "isclose", lambda a, b: bool(np.all(
+            np.isclose(a, b, rtol=rel_tol, atol=abs_tol, equal_nan=True))))
+
+    def _same_entries(self, other, check_dtype, method, values_match):
+        kind = type(self).__name__
+        if not isinstance(other, Container) or type(other).__name__ != kind:
+            raise TypeError(f"{method} expects a {kind}, got {type(other).__name__}")
+        if other.shape != self.shape or other.nvals != self.nvals:
+            return False
+        if check_dtype and other.dtype != self.dtype:
+            return False
+        (a_keys, a), (b_keys, b) = self._local_entries(), other._local_entries()
+        same = np.array_equal(a_keys, b_keys) and values_match(a, b)
+        return bool(self.grid.comm.allreduce(np.array([same], dtype=np.int64), "min")[0])
+
     # ---- ``i in v``, ``(i, j) in A`` ----
     @collective
     def __contains__(self, index):
@@ -76,6 +104,29 @@ class Container(InPlace):
         if op.kind == "select":
             return self.select(op, *args, **kwargs)
         raise TypeError(f"{op!r} cannot be applied to a {type(self).__name__}")
+
+
+def apply_values(op, dtype, right, left):
+    """What ``apply`` computes, for either container: the result type and ``values_of(vals,
+    rows, cols)`` (global positions, which only index-unary ops read) for a unary op, an
+    index-unary op with its thunk (``right``), or a binary op with one bound scalar (the
+    caller has taken a Scalar's value)."""
+    if op.kind == "unary":
+        return check_domain(op, dtype), lambda vals, rows, cols: op.evaluate(vals)
+    if op.kind in ("indexunary", "select"):
+        thunk = 0 if right is None else right
+        return check_domain(op, dtype, scalar_dtype(thunk)), \
+            lambda vals, rows, cols: op.evaluate(vals, rows, cols, thunk)
+    if (left is None) == (right is None):
+        raise TypeError("apply with a binary op needs exactly one of left= or right=")
+    bound = right if left is None else left
+    bound_type = scalar_dtype(bound)
+
+    def values_of(vals, rows, cols):
+        s = np.full(len(vals), bound, dtype=bound_type.np_type)
+        return op.evaluate(vals, s) if left is None else op.evaluate(s, vals)
+
+    return check_domain(op, dtype, bound_type), values_of
 
 
 class Updater:

@@ -13,7 +13,7 @@ import numpy as np
 from . import _products, backends
 from . import _redistribute as redist
 from ._block import Block
-from ._container import Container
+from ._container import Container, apply_values
 from ._expr import (
     MatrixExpression,
     ScalarExpression,
@@ -355,28 +355,8 @@ class Matrix(Container):
         out[r.astype(np.int64), c.astype(np.int64)] = v
         return out
 
-    @collective
-    def isequal(self, other, *, check_dtype=False):
-        """Collective. Same shape, structure and values."""
-        if other.shape != self.shape or other._nvals != self._nvals:
-            return False
-        if check_dtype and other.dtype != self.dtype:
-            return False
-        same = np.array_equal(self._block.keys(), other._block.keys()) and np.array_equal(
-            self._block.values, other._block.values)
-        return bool(self.grid.comm.allreduce(np.array([same], dtype=np.int64), "min")[0])
-
-    @collective
-    def isclose(self, other, *, rel_tol=1e-7, abs_tol=0.0, check_dtype=False):
-        """Collective. Same structure and values within tolerance."""
-        if other.shape != self.shape or other._nvals != self._nvals:
-            return False
-        if check_dtype and other.dtype != self.dtype:
-            return False
-        same = np.array_equal(self._block.keys(), other._block.keys()) and bool(np.all(
-            np.isclose(self._block.values, other._block.values, rtol=rel_tol, atol=abs_tol,
-                       equal_nan=True)))
-        return bool(self.grid.comm.allreduce(np.array([same], dtype=np.int64), "min")[0])
+    def _local_entries(self):
+        return self._block.keys(), self._block.values
 
     # ---- assignment ----
     def _check_mask(self, mask):
@@ -488,30 +468,10 @@ class Matrix(Container):
     def apply(self, op, right=None, *, left=None):
         """f(x); binary op with a bound scalar; index-unary f(x, row, col, thunk)."""
         op = as_op(op, "unary", "indexunary", "binary")
+        positional = op.kind in ("indexunary", "select") and op.reads_positions
         right = getattr(right, "value", right)
         left = getattr(left, "value", left)
-        positional = op.kind in ("indexunary", "select") and op.reads_positions
-        if op.kind == "unary":
-            out_type = check_domain(op, self.dtype)
-
-            def values_of(vals, r, c):
-                return op.evaluate(vals)
-        elif op.kind in ("indexunary", "select"):
-            thunk = 0 if right is None else right
-            out_type = check_domain(op, self.dtype, scalar_dtype(thunk))
-
-            def values_of(vals, r, c):
-                return op.evaluate(vals, r, c, thunk)
-        else:
-            if (left is None) == (right is None):
-                raise TypeError("apply with a binary op needs exactly one of left= or right=")
-            bound = right if left is None else left
-            out_type = check_domain(op, self.dtype, scalar_dtype(bound))
-
-            def values_of(vals, r, c):
-                s = np.full(len(vals), bound, dtype=scalar_dtype(bound).np_type)
-                return op.evaluate(vals, s) if left is None else op.evaluate(s, vals)
-
+        out_type, values_of = apply_values(op, self.dtype, right, left)
         a = self
 
         def compute(mask, opts):

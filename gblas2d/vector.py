@@ -12,7 +12,7 @@ from contextlib import nullcontext
 import numpy as np
 
 from . import _redistribute as redist
-from ._container import Container
+from ._container import Container, apply_values
 from ._expr import (
     MatrixExpression,
     ScalarExpression,
@@ -240,30 +240,8 @@ class Vector(Container):
         local[idx] = vals
         return np.concatenate(self.grid.comm.allgatherv(local))
 
-    @collective
-    def isequal(self, other, *, check_dtype=False):
-        """Collective. Same size, structure and values (and dtype when asked)."""
-        if not isinstance(other, Vector):
-            raise TypeError("isequal expects a Vector")
-        if other._size != self._size or other._nvals != self._nvals:
-            return False
-        if check_dtype and other.dtype != self.dtype:
-            return False
-        (a_idx, a), (b_idx, b) = self._piece.entries(), other._piece.entries()
-        same = np.array_equal(a_idx, b_idx) and np.array_equal(a, b)
-        return bool(self.grid.comm.allreduce(np.array([same], dtype=np.int64), "min")[0])
-
-    @collective
-    def isclose(self, other, *, rel_tol=1e-7, abs_tol=0.0, check_dtype=False):
-        """Collective. Same structure and values within tolerance."""
-        if other._size != self._size or other._nvals != self._nvals:
-            return False
-        if check_dtype and other.dtype != self.dtype:
-            return False
-        (a_idx, a), (b_idx, b) = self._piece.entries(), other._piece.entries()
-        same = np.array_equal(a_idx, b_idx) and bool(
-            np.all(np.isclose(a, b, rtol=rel_tol, atol=abs_tol, equal_nan=True)))
-        return bool(self.grid.comm.allreduce(np.array([same], dtype=np.int64), "min")[0])
+    def _local_entries(self):
+        return self._piece.entries()
 
     # ---- assignment ----
     def _check_mask(self, mask):
@@ -419,32 +397,13 @@ class Vector(Container):
         a = self
         right = getattr(right, "value", right)
         left = getattr(left, "value", left)
-        if op.kind == "unary":
-            out_type = check_domain(op, self.dtype)
-
-            def values_of(vals, rows):
-                return op.evaluate(vals)
-        elif op.kind in ("indexunary", "select"):
-            thunk = 0 if right is None else right
-            out_type = check_domain(op, self.dtype, scalar_dtype(thunk))
-
-            def values_of(vals, rows):
-                return op.evaluate(vals, rows, np.zeros_like(rows), thunk)
-        else:
-            binop = op
-            if (left is None) == (right is None):
-                raise TypeError("apply with a binary op needs exactly one of left= or right=")
-            bound = right if left is None else left
-            out_type = check_domain(binop, self.dtype, scalar_dtype(bound))
-
-            def values_of(vals, rows):
-                s = np.full(len(vals), bound, dtype=scalar_dtype(bound).np_type)
-                return binop.evaluate(vals, s) if left is None else binop.evaluate(s, vals)
+        out_type, values_of = apply_values(op, self.dtype, right, left)
 
         def compute(mask, opts):
             idx, vals = a._piece.entries()
             return a._piece.with_values(
-                np.asarray(values_of(vals, idx + a._lo)).astype(out_type.np_type, copy=False))
+                np.asarray(values_of(vals, idx + a._lo, np.zeros_like(idx))).astype(
+                    out_type.np_type, copy=False))
 
         return VectorExpression("apply", (self, op, left, right), out_type, self._size, compute,
                                 self.grid)

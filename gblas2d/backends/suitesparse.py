@@ -197,9 +197,12 @@ def transpose_block(block):
 
 def spgemm(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask=None):
     """The local product as a Block (the interface of ``backends``), with the output's mask
-    taken in, so masked-out entries are never computed (SuiteSparse's masked saxpy)."""
+    taken in, so masked-out entries are never computed (SuiteSparse's masked saxpy). A
+    positional semiring (``min_secondi``, a batched BFS's parents) runs as SuiteSparse's own,
+    its block-local index shifted to the global one afterwards: B's columns come global, A's
+    rows and the inner index from the offsets."""
     b_ptr, b_cols, b_vals, b_ncols = b
-    if not supports(semiring) or semiring.binaryop.index_aware or not a.nvals or \
+    if not supports(semiring) or not a.nvals or \
             not len(b_cols) or not (_native(a.values.dtype) and _native(b_vals.dtype)):
         return numpy_spgemm(a, b, semiring, a_dtype, b_dtype, a_row_offset=a_row_offset,
                             inner_offset=inner_offset, mask=mask)
@@ -219,6 +222,11 @@ def spgemm(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask
             m = on.S if mask.structure else on.V
             out(mask=~m if mask.complement else m, **_THREADS_KW) << expr
     block = _block_of(out, keep=False)
+    if semiring.binaryop.index_aware:
+        offset = {"firsti": a_row_offset, "firstj": inner_offset, "secondi": inner_offset,
+                  "secondj": 0}[semiring.binaryop.name]
+        if offset:
+            block = block.with_values(block.values + offset)
     block.within_mask = mask is not None
     return block
 
