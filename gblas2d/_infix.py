@@ -9,6 +9,11 @@ scalar it is ``apply`` with the scalar bound, so it keeps the object's structure
 left=2)``. A comparison is thus a lazy expression, never a bool: ``bool(v == w)`` raises, as do
 ``bool(v)`` and ``np.asarray(v)``; ``v.isequal(w)`` is the test of equality.
 
+``abs(v)``, ``-v`` and ``~v`` (BOOL only) apply ``unary.abs``, ``ainv`` and ``lnot``; ``v % x``
+is numpy's remainder (the sign of the divisor), as python-graphblas's ``binary.numpy.mod``.
+``u | v`` and ``u & v`` wait for an operator (``monoid.max(u | v)``) and are ``lor``/``land`` on
+BOOL operands when computed.
+
 In place, ``v op= x`` is ``v << v op x``, so ``v += 2`` adds 2 to v's entries only; ``+=``,
 ``|=`` and ``^=`` with a Vector or Matrix accumulate it instead (``v(accum=binary.plus) << w``).
 
@@ -23,10 +28,13 @@ import numbers
 import numpy as np
 
 from .exceptions import EmptyObject
-from .semirings import binary
+from .semirings import binary, unary
+from .semirings._base import BinaryOp
 from .semirings.dtypes import BOOL
 
-__all__ = ["InPlace", "Infix", "ScalarLike", "call_op"]
+__all__ = ["EwisePair", "InPlace", "Infix", "ScalarLike", "call_op"]
+
+_mod = BinaryOp("numpy.mod", np.mod)
 
 
 def _operand(obj):
@@ -142,11 +150,68 @@ class Infix:
     def __rpow__(self, other):
         return call_op(other, self, binary.pow)
 
+    def __mod__(self, other):
+        return call_op(self, other, _mod)
+
+    def __rmod__(self, other):
+        return call_op(other, self, _mod)
+
     def __xor__(self, other):
         return _only_bool(call_op(self, other, binary.lxor, "add"), "^", "ewise_add")
 
     def __rxor__(self, other):
         return _only_bool(call_op(other, self, binary.lxor, "add"), "^", "ewise_add")
+
+    def __or__(self, other):
+        return EwisePair(self._infix_operand(), _operand(other), "add")
+
+    def __and__(self, other):
+        return EwisePair(self._infix_operand(), _operand(other), "mult")
+
+    def __abs__(self):
+        return self._infix_operand().apply(unary.abs)
+
+    def __neg__(self):
+        return self._infix_operand().apply(unary.ainv)
+
+    def __invert__(self):
+        operand = self._infix_operand()
+        if operand.dtype != BOOL:
+            raise TypeError(f"The invert operator, `~`, is not supported for {operand.dtype} "
+                            "dtype.  It is only supported for BOOL dtype.")
+        return operand.apply(unary.lnot)
+
+
+class EwisePair(Infix):
+    """``a | b`` and ``a & b``: ewise_add / ewise_mult waiting for an operator
+    (``monoid.plus(a | b)``); computed as they stand, ``lor`` / ``land`` of BOOL operands."""
+
+    def __init__(self, left, right, kind):
+        if right is None:
+            raise TypeError(f"`x {'|' if kind == 'add' else '&'} y` needs a Vector or Matrix "
+                            "on each side")
+        self.left, self.right, self.kind = left, right, kind
+
+    def _call_op(self, op):
+        if self.kind == "add":
+            return self.left.ewise_add(self.right, op)
+        return self.left.ewise_mult(self.right, op)
+
+    def _as_expression(self):
+        if self.left.dtype != BOOL or self.right.dtype != BOOL:
+            raise TypeError(f"`x {'|' if self.kind == 'add' else '&'} y` is only valid for BOOL "
+                            "operands; use an operator, e.g. monoid.plus(x | y)")
+        return self._call_op(binary.lor if self.kind == "add" else binary.land)
+
+    def _infix_operand(self):
+        return self._as_expression().new()
+
+    def new(self, *args, **kwargs):
+        return self._as_expression().new(*args, **kwargs)
+
+    @property
+    def _compute(self):
+        return self._as_expression()._compute
 
 
 class InPlace(Infix):

@@ -36,7 +36,7 @@ from .exceptions import (
     NotImplementedException,
 )
 from .grid import collective, default_grid
-from .semirings import monoid, semiring
+from .semirings import binary, monoid, semiring
 from .semirings.dtypes import FP64, lookup_dtype
 from .vector import Vector
 
@@ -368,6 +368,8 @@ class Matrix(Container):
 
     def _update(self, other, mask, accum, replace, opts):
         """Collective. ``self(mask, accum, replace) << other``."""
+        if hasattr(other, "_as_expression"):
+            other = other._as_expression()
         if isinstance(other, _TransposedMatrix):
             other = other._materialize_expr()
         if isinstance(other, Matrix):
@@ -442,13 +444,16 @@ class Matrix(Container):
         a, b = self, other
 
         def compute(mask, opts):
-            if a._block.shares_structure(b._block) and not binop.index_aware:
+            types = (in_types[0].np_type, in_types[1].np_type)
+            if binop.index_aware:
+                return _positional_ewise(a, b, binop, kind, types, (left_default, right_default),
+                                         out_type)
+            if a._block.shares_structure(b._block):
                 # Every entry is in both (S = A + A^T of a symmetric A): the op runs over the
                 # values alone, on the shared structure, for any kind.
                 return _paired_values(a._block, b._block, binop, in_types, out_type)
-            return backends.get().ewise_block(
-                a._block, b._block, binop, kind, (in_types[0].np_type, in_types[1].np_type),
-                out_type.np_type, (left_default, right_default))
+            return backends.get().ewise_block(a._block, b._block, binop, kind, types,
+                                              out_type.np_type, (left_default, right_default))
 
         def rebind(new_op):
             return a._ewise(b, new_op, kind, method, left_default, right_default)
@@ -684,8 +689,32 @@ def _sort_keys(keys, vals, *, stable=True):
     return keys[order], vals[order]
 
 
+
+def _positional_ewise(a, b, binop, kind, types, defaults, out_type):
+    """This rank's block of an element-wise op whose value is where the entry sits (firsti,
+    secondj, ...): the same for both operands. Where only one operand has an entry, ewise_add
+    keeps its value (cast), as GraphBLAS does; ewise_union applies the op everywhere."""
+
+    def structure(kind):
+        block = backends.get().ewise_block(a._block, b._block, binary.first, kind, types,
+                                           types[0], defaults)
+        return block if isinstance(block, Block) else \
+            Block.from_keys(a._block.nrows, a._block.ncols, *block)
+
+    block = structure(kind)
+    both = structure("mult") if kind == "add" else block
+    rows, cols = both.rows + a._row_lo, both.cols + a._col_lo
+    zeros = np.zeros(len(rows), dtype=np.int64)
+    positions = binop.evaluate(zeros, zeros, rows, cols, rows, cols)
+    values = block.values.astype(out_type.np_type)
+    values[np.searchsorted(block.keys(), both.keys())] = positions
+    return block.with_values(values)
+
 class _TransposedMatrix(Infix):
-    """``A.T``: used directly by mxv/vxm/mxm (no copy) or materialized by ``.new()``."""
+    """``A.T``: used directly by mxv/vxm/mxm (no copy) or materialized by ``.new()``. The
+    reductions and element reads go to A along the other axis; the other Matrix methods
+    (``apply``, ``select``, the element-wise ones, ``isequal``, ``dup``) run on the transpose,
+    formed first (a collective: every rank builds the same expressions)."""
 
     def __init__(self, matrix):
         self._matrix = matrix
@@ -727,6 +756,23 @@ class _TransposedMatrix(Infix):
     def mxm(self, other, op=semiring.plus_times):
         return self.new().mxm(other, op)
 
+    def reduce_rowwise(self, op=monoid.plus):
+        return self._matrix.reduce_columnwise(op)
+
+    def reduce_columnwise(self, op=monoid.plus):
+        return self._matrix.reduce_rowwise(op)
+
+    def reduce_scalar(self, op=monoid.plus, *, allow_empty=True):
+        return self._matrix.reduce_scalar(op, allow_empty=allow_empty)
+
+    def __getitem__(self, index):
+        if not isinstance(index, tuple) or len(index) != 2:
+            raise TypeError("Index a Matrix with A[i, :], A[:, j] or A[i, j]")
+        return self._matrix[index[1], index[0]]
+
+    def __contains__(self, index):
+        return (index[1], index[0]) in self._matrix
+
     def _materialize_expr(self):
         m = self._matrix
         return MatrixExpression("transpose", (m,), m.dtype, m.ncols, m.nrows,
@@ -744,6 +790,20 @@ class _TransposedMatrix(Infix):
         order = np.lexsort((r, c))
         return c[order], r[order], v[order]
 
+
+
+def _on_transpose(name):
+    def method(self, *args, **kwargs):
+        return getattr(self.new(), name)(*args, **kwargs)
+
+    method.__name__ = name
+    method.__doc__ = f"Collective. ``Matrix.{name}`` of the transpose, formed first."
+    return method
+
+
+for _name in ("apply", "select", "ewise_add", "ewise_mult", "ewise_union", "isequal",
+              "isclose", "dup", "to_dense", "diag"):
+    setattr(_TransposedMatrix, _name, _on_transpose(_name))
 
 class _MatrixIndexExpr(Infix):
     """``A[i, :]``, ``A[:, j]`` (Vector extracts) and ``A[i, j]`` (one element)."""

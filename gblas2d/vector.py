@@ -367,8 +367,22 @@ class Vector(Container):
         a, b = self, other
 
         def compute(mask, opts):
-            return ewise(a._piece, b._piece, binop, kind,
-                         (in_types[0].np_type, in_types[1].np_type), out_type.np_type,
+            types = (in_types[0].np_type, in_types[1].np_type)
+            if binop.index_aware:
+                # A positional op's value is where the entry sits (row i, column 0), the same
+                # for both operands; where one operand alone has an entry, ewise_add keeps its
+                # value (cast), as GraphBLAS does.
+                defaults = (left_default, right_default)
+                piece = ewise(a._piece, b._piece, binary.first, kind, types, types[0], defaults)
+                idx, values = piece.entries()
+                both = idx if kind != "add" else ewise(
+                    a._piece, b._piece, binary.first, "mult", types, types[0]).entries()[0]
+                zeros = np.zeros(len(both), dtype=np.int64)
+                values = values.astype(out_type.np_type)
+                values[np.searchsorted(idx, both)] = binop.evaluate(
+                    zeros, zeros, both + a._lo, zeros, both + a._lo, zeros)
+                return piece.with_values(values)
+            return ewise(a._piece, b._piece, binop, kind, types, out_type.np_type,
                          (left_default, right_default))
 
         def rebind(new_op):
@@ -377,16 +391,12 @@ class Vector(Container):
         return VectorExpression(method, (self, other, binop, left_default, right_default),
                                 out_type, self._size, compute, self.grid, rebind=rebind)
 
-    def __or__(self, other):
-        return _InfixVector(self, other, "add")
-
-    def __and__(self, other):
-        return _InfixVector(self, other, "mult")
-
     def __matmul__(self, other):
         return self.vxm(other, semiring.plus_times)
 
     def __rmatmul__(self, other):
+        if not hasattr(other, "mxv"):
+            return NotImplemented
         return other.mxv(self, semiring.plus_times)
 
     # ---- apply, select ----
@@ -599,31 +609,6 @@ class _VectorIndexExpr(Infix):
 
 class _VectorElement(ScalarLike, _VectorIndexExpr):
     """``v[i]``: one element; comparing, testing or converting it reads its value."""
-
-
-class _InfixVector(Infix):
-    """``a | b`` and ``a & b``: ewise_add / ewise_mult placeholders awaiting an operator."""
-
-    def __init__(self, left, right, kind):
-        self.left, self.right, self.kind = left, right, kind
-
-    def _call_op(self, op):
-        if self.kind == "add":
-            return self.left.ewise_add(self.right, op)
-        return self.left.ewise_mult(self.right, op)
-
-    def _as_expression(self):
-        if self.left.dtype != "BOOL" or self.right.dtype != "BOOL":
-            raise TypeError(f"`x {'|' if self.kind == 'add' else '&'} y` is only valid for BOOL "
-                            "vectors; use an operator, e.g. monoid.plus(x | y)")
-        return self._call_op(binary.lor if self.kind == "add" else binary.land)
-
-    def new(self, *args, **kwargs):
-        return self._as_expression().new(*args, **kwargs)
-
-    @property
-    def _compute(self):
-        return self._as_expression()._compute
 
 
 VectorExpression.output_class = Vector

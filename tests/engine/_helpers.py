@@ -92,8 +92,16 @@ def semiring(L, name):
     return getattr(L.semiring, name)
 
 
+POSITIONAL = {"firsti", "firsti1", "firstj", "firstj1", "secondi", "secondi1", "secondj",
+              "secondj1"}
+
+
 def op(L, kind, name):
-    return getattr(getattr(L, kind), name)
+    """The op ``name`` of library L; python-graphblas keeps the positional ones under ``ss``."""
+    space = getattr(L, kind)
+    if L is not gb and kind == "binary" and name in POSITIONAL:
+        space = space.ss
+    return getattr(space, name)
 
 
 def mask_of(obj, kind):

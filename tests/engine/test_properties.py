@@ -372,7 +372,7 @@ def test_masked_product_result_obeys_later_masks(backend):
 # element-wise
 
 EWISE_OPS = ["plus", "minus", "times", "min", "max", "first", "second", "pair", "lt", "eq",
-             "ge", "rminus", "truediv", "land", "lor"]
+             "ge", "rminus", "truediv", "land", "lor", "firsti", "secondj", "firstj1"]
 
 
 def _ewise_expr(method, opname, ld, rd):

@@ -131,7 +131,7 @@ EXPRESSIONS = ["x == y", "x != y", "x < y", "x <= y", "x > y", "x >= y", "x == 2
                "x * y", "x / y", "x // y", "x ** y", "x + 2", "2 + x", "x - 2", "2 - x",
                "x * 2", "x / 2", "2 / x", "x // 2", "x ** 2", "2 ** x", "x == np.int8(2)",
                "x == L.Scalar.from_value(2)", "(x + 1) == y", "x == (y + 1)", "x.T == y",
-               "x.T + y"]
+               "x.T + y", "abs(x - 3)", "-x", "-(x + 1)", "x % 2", "7 % x", "x % y"]
 
 
 @pytest.mark.serial_only  # the surface alone: no rank count changes it
@@ -145,6 +145,42 @@ def test_operator_builds_expression(kind, text):
     (our_type, our_bool, ours), (their_type, their_bool, theirs) = on_both(kind, run)
     assert our_type == their_type and our_bool == their_bool == "TypeError", text
     assert_same(ours, theirs, text)
+
+
+@pytest.mark.serial_only  # the surface alone: no rank count changes it
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("dtype", ["BOOL", "INT64"])
+@pytest.mark.parametrize("text", ["(x | y).new()", "(x & y).new()", "(~x).new()",
+                                  "L.monoid.max(x | y).new()", "L.binary.plus(x & y).new()",
+                                  "x | 1"])
+def test_or_and_invert(kind, dtype, text):
+    """``|``, ``&`` and ``~`` compute on BOOL operands only; with an operator, any type."""
+    ours, theirs = on_both(kind, lambda L, ns: outcome(text, ns), dtype)
+    if isinstance(theirs, str):
+        assert ours == theirs, text
+    else:
+        assert_same(ours, theirs, text)
+
+
+TRANSPOSE_CASES = ["x.T.apply(L.unary.ainv).new()", "x.T.apply(L.binary.plus, right=1).new()",
+                   "x.T.select('tril').new()", "x.T.select(L.select.valuegt, 2).new()",
+                   "x.T.reduce_rowwise().new()", "x.T.reduce_columnwise(L.monoid.max).new()",
+                   "x.T.reduce_scalar().new().value", "x.T[1, :].new()", "x.T[:, 4].new()",
+                   "x.T[4, 1].new().value", "x.isequal(x.T)", "y.T.isequal(y)", "x.isequal(y.T)",
+                   "x.T.isequal(x.T.new())", "x.T.isclose(x.T.new())", "x.T.ewise_add(y).new()",
+                   "x.T.ewise_mult(y, L.binary.times).new()", "x.T.dup().nvals",
+                   "(1, 4) in x.T"]
+
+
+@pytest.mark.parametrize("text", TRANSPOSE_CASES)
+def test_transpose_is_a_full_view(text):
+    """``A.T`` answers as the transposed matrix does: reductions and reads go to A along the
+    other axis, the other methods run on the transpose."""
+    ours, theirs = on_both("matrix", lambda L, ns: outcome(text, ns))
+    if isinstance(theirs, (G.Vector, G.Matrix)):
+        assert_same(ours, theirs, text)
+    else:
+        assert ours == theirs, text
 
 
 DTYPE_PAIRS = [("BOOL", "BOOL"), ("INT8", "INT8"), ("UINT8", "UINT8"), ("INT8", "UINT8"),
