@@ -23,11 +23,12 @@ from ._base import BinaryOp
 from .dtypes import BOOL, INT64
 
 __all__ = [
-    "any", "band", "bor", "bxnor", "bxor", "cdiv", "div", "eq", "first", "firsti", "firsti1",
-    "firstj", "firstj1", "floordiv", "from_string", "ge", "gt", "land", "le", "lor", "lt",
-    "lxnor", "lxor", "max", "min", "minus", "ne", "oneb", "pair", "plus", "pow", "rdiv",
-    "register_anonymous", "register_new", "rminus", "second", "secondi", "secondi1", "secondj",
-    "secondj1", "times", "truediv",
+    "absfirst", "abssecond", "any", "band", "bor", "bxnor", "bxor", "cdiv", "div", "eq", "first",
+    "firsti", "firsti1", "firstj", "firstj1", "floordiv", "from_string", "ge", "gt", "iseq",
+    "isge", "isgt", "isle", "islt", "isne", "land", "le", "lor", "lt", "lxnor", "lxor", "max",
+    "min", "minus", "ne", "oneb", "pair", "plus", "pow", "rdiv", "register_anonymous",
+    "register_new", "rminus", "rtruediv", "second", "secondi", "secondi1",
+    "secondj", "secondj1", "times", "truediv",
 ]
 
 
@@ -81,6 +82,18 @@ secondi = BinaryOp("secondi", lambda x, y, ia, ja, ib, jb: ib, index_aware=True)
 secondi1 = BinaryOp("secondi1", lambda x, y, ia, ja, ib, jb: ib + 1, index_aware=True)
 secondj = BinaryOp("secondj", lambda x, y, ia, ja, ib, jb: jb, index_aware=True)
 secondj1 = BinaryOp("secondj1", lambda x, y, ia, ja, ib, jb: jb + 1, index_aware=True)
+
+# The "is" comparisons give 1 or 0 in the operands' type (SuiteSparse's GxB_ISEQ, ...), so
+# they can be summed: plus_iseq counts the equal pairs.
+iseq = BinaryOp("iseq", lambda x, y: np.equal(x, y).astype(x.dtype), commutative=True)
+isne = BinaryOp("isne", lambda x, y: np.not_equal(x, y).astype(x.dtype), commutative=True)
+isgt = BinaryOp("isgt", lambda x, y: np.greater(x, y).astype(x.dtype))
+islt = BinaryOp("islt", lambda x, y: np.less(x, y).astype(x.dtype))
+isge = BinaryOp("isge", lambda x, y: np.greater_equal(x, y).astype(x.dtype))
+isle = BinaryOp("isle", lambda x, y: np.less_equal(x, y).astype(x.dtype))
+absfirst = BinaryOp("absfirst", lambda x, y: np.abs(x))
+abssecond = BinaryOp("abssecond", lambda x, y: np.abs(y))
+rtruediv = BinaryOp("rtruediv", lambda x, y: _numeric.truediv(y, x))
 
 # Aliases under the GraphBLAS C names (python-graphblas spells them pair and cdiv).
 oneb = pair

@@ -19,8 +19,8 @@ from ._base import Monoid
 from .dtypes import BOOL
 
 __all__ = [
-    "any", "band", "bor", "bxnor", "bxor", "from_string", "land", "lor", "lxnor", "lxor", "max",
-    "min", "plus", "register_anonymous", "register_new", "times",
+    "any", "band", "bor", "bxnor", "bxor", "eq", "from_string", "land", "lor", "lxnor", "lxor",
+    "max", "min", "plus", "register_anonymous", "register_new", "times",
 ]
 
 
@@ -52,6 +52,8 @@ land = Monoid("land", binary.land[BOOL], True, ufunc=np.logical_and)
 lxor = Monoid("lxor", binary.lxor[BOOL], False, ufunc=np.logical_xor)
 # On BOOL, which is all lxnor sees after the cast, == is xnor.
 lxnor = Monoid("lxnor", binary.lxnor[BOOL], True, ufunc=np.equal)
+# python-graphblas's name for the same monoid on BOOL (GrB_EQ_BOOL_MONOID).
+eq = Monoid("eq", binary.lxnor[BOOL], True, ufunc=np.equal)
 bor = Monoid("bor", binary.bor, 0, ufunc=np.bitwise_or)
 band = Monoid("band", binary.band, _all_ones, ufunc=np.bitwise_and)
 bxor = Monoid("bxor", binary.bxor, 0, ufunc=np.bitwise_xor)

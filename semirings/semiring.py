@@ -100,6 +100,36 @@ bor_bor = Semiring("bor_bor", monoid.bor, binary.bor)
 band_bor = Semiring("band_bor", monoid.band, binary.bor)
 bxor_band = Semiring("bxor_band", monoid.bxor, binary.band)
 
+# The rest of python-graphblas's named semirings (238 with the ones above), each a monoid and a
+# binary op of these modules: {monoid: binary ops}.
+_CATALOGUE = {
+    "any": "cdiv firsti1 firstj1 ge gt iseq isge isgt isle islt isne land le lt lxor max "
+           "min minus ne plus rdiv rminus rtruediv secondi1 secondj1 times truediv",
+    "band": "band bxnor bxor",
+    "bor": "bxnor bxor",
+    "bxnor": "band bor bxnor bxor",
+    "bxor": "bor bxnor bxor",
+    "eq": "eq first ge gt land le lor lt lxor ne pair second",
+    "land": "eq first ge gt land le lt lxor ne pair second",
+    "lor": "eq ge gt le lor lt lxor ne",
+    "lxnor": "lor",
+    "lxor": "eq first ge gt le lor lt lxor ne pair second",
+    "max": "absfirst abssecond cdiv firsti1 firstj1 iseq isge isgt isle islt isne land "
+           "lor lxor max minus rdiv rminus rtruediv secondi1 secondj1 truediv",
+    "min": "cdiv firsti1 firstj1 iseq isge isgt isle islt isne land lor lxor min minus "
+           "rdiv rminus rtruediv secondi1 secondj1 truediv",
+    "plus": "absfirst abssecond cdiv firsti1 firstj1 iseq isge isgt isle islt isne land "
+            "lor lxor minus pow rdiv rminus rtruediv secondi1 secondj1 truediv",
+    "times": "cdiv first firsti firsti1 firstj firstj1 iseq isge isgt isle islt isne "
+             "land lor lxor max min minus pair plus rdiv rminus rtruediv second "
+             "secondi secondi1 secondj secondj1 truediv",
+}
+for _add, _ops in _CATALOGUE.items():
+    for _multiply in _ops.split():
+        _name = f"{_add}_{_multiply}"
+        globals()[_name] = Semiring(_name, getattr(monoid, _add), getattr(binary, _multiply))
+        __all__.append(_name)
+
 _EXAMPLE = "min.+[int]"
 
 

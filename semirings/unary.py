@@ -15,9 +15,10 @@ from . import _numeric, _registry
 from ._base import UnaryOp
 
 __all__ = [
-    "abs", "ainv", "bnot", "ceil", "exp", "floor", "from_string", "identity", "isfinite",
-    "isinf", "isnan", "lnot", "log", "log2", "minv", "one", "popcount", "register_anonymous",
-    "register_new", "round", "sqrt", "trunc",
+    "abs", "acos", "acosh", "ainv", "asin", "asinh", "atan", "atanh", "bnot", "cbrt", "ceil",
+    "cos", "cosh", "exp", "exp2", "expm1", "floor", "from_string", "identity", "isfinite",
+    "isinf", "isnan", "lnot", "log", "log1p", "log2", "log10", "minv", "one", "popcount",
+    "register_anonymous", "register_new", "round", "sin", "sinh", "sqrt", "tan", "tanh", "trunc",
 ]
 
 
@@ -45,6 +46,11 @@ def _lnot(x):
     return np.logical_not(x).astype(x.dtype)
 
 
+def _float_op(name, ufunc):
+    # numpy's float function, computed as SuiteSparse does in FP32 or FP64 (_numeric.as_float)
+    return UnaryOp(name, lambda x: ufunc(_numeric.as_float(x)))
+
+
 identity = UnaryOp("identity", lambda x: x)
 ainv = UnaryOp("ainv", _ainv)
 minv = UnaryOp("minv", _minv)
@@ -61,6 +67,24 @@ floor = UnaryOp("floor", lambda x: np.floor(_numeric.as_float(x)))
 ceil = UnaryOp("ceil", lambda x: np.ceil(_numeric.as_float(x)))
 round = UnaryOp("round", _numeric.round_half_away)
 trunc = UnaryOp("trunc", lambda x: np.trunc(_numeric.as_float(x)))
+# The rest of numpy's float functions that SuiteSparse has
+sin = _float_op("sin", np.sin)
+cos = _float_op("cos", np.cos)
+tan = _float_op("tan", np.tan)
+asin = _float_op("asin", np.arcsin)
+acos = _float_op("acos", np.arccos)
+atan = _float_op("atan", np.arctan)
+sinh = _float_op("sinh", np.sinh)
+cosh = _float_op("cosh", np.cosh)
+tanh = _float_op("tanh", np.tanh)
+asinh = _float_op("asinh", np.arcsinh)
+acosh = _float_op("acosh", np.arccosh)
+atanh = _float_op("atanh", np.arctanh)
+exp2 = _float_op("exp2", np.exp2)
+expm1 = _float_op("expm1", np.expm1)
+log10 = _float_op("log10", np.log10)
+log1p = _float_op("log1p", np.log1p)
+cbrt = _float_op("cbrt", np.cbrt)
 isnan = UnaryOp("isnan", np.isnan)
 isinf = UnaryOp("isinf", np.isinf)
 isfinite = UnaryOp("isfinite", np.isfinite)

@@ -74,8 +74,9 @@ def _grb_semiring(semiring):
 def _index_offset(op_name, x_first, out_offset, in_offset):
     """What to add to a positional op's block-local index to make it global: the first
     operand is x (at row 0) when ``x_first``, else the block entry at (output, input)."""
+    # firsti1 and the other 1-based ops shift the same way as their 0-based forms
     return {"firsti": 0 if x_first else out_offset, "firstj": in_offset,
-            "secondi": in_offset, "secondj": out_offset if x_first else 0}[op_name]
+            "secondi": in_offset, "secondj": out_offset if x_first else 0}[op_name.rstrip("1")]
 
 
 # A push over fewer edges than this costs less in numpy than one python-graphblas call's
@@ -224,7 +225,7 @@ def spgemm(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask
     block = _block_of(out, keep=False)
     if semiring.binaryop.index_aware:
         offset = {"firsti": a_row_offset, "firstj": inner_offset, "secondi": inner_offset,
-                  "secondj": 0}[semiring.binaryop.name]
+                  "secondj": 0}[semiring.binaryop.name.rstrip("1")]
         if offset:
             block = block.with_values(block.values + offset)
     block.within_mask = mask is not None

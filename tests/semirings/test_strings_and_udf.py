@@ -60,9 +60,10 @@ def test_from_string_returns_the_builtin_objects():
     assert indexunary.from_string("index<=") is indexunary.rowle
     assert indexunary.from_string("<") is indexunary.valuelt
     # A pair with no builtin name is an anonymous semiring, as in python-graphblas.
-    anonymous = semiring.from_string("max.minus")
-    assert (anonymous.monoid, anonymous.binaryop) == (monoid.max, binary.minus)
-    assert not hasattr(semiring, "max_minus")
+    anonymous = semiring.from_string("max.bor")
+    assert (anonymous.monoid, anonymous.binaryop) == (monoid.max, binary.bor)
+    assert not hasattr(semiring, "max_bor")
+    assert semiring.from_string("max.minus") is semiring.max_minus
 
 
 @pytest.mark.parametrize(
