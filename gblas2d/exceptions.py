@@ -27,8 +27,9 @@ class EmptyObject(GraphblasException):
     """A value was asked of an object that holds none."""
 
 
-class IndexOutOfBound(GraphblasException):
-    """An index lies outside the object's dimensions."""
+class IndexOutOfBound(GraphblasException, IndexError):
+    """An index lies outside the object's dimensions. Also an IndexError: python-graphblas
+    raises IndexError where it checks positions itself (``A[5, 0] = 1`` on a 3 x 3 matrix)."""
 
 
 class InvalidIndex(GraphblasException):

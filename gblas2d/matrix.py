@@ -313,6 +313,66 @@ class Matrix(Container):
         return cls.from_coo(r, c, values[r, c], dtype=dtype or values.dtype,
                             nrows=values.shape[0], ncols=values.shape[1], name=name, grid=grid)
 
+    @classmethod
+    @collective
+    def from_scalar(cls, value, nrows, ncols, dtype=None, *, name=None, grid=None):
+        """Collective. Every position holds ``value``; each rank builds its own block, nothing
+        travels."""
+        value = getattr(value, "value", value)
+        out = cls(dtype or scalar_dtype(value), nrows, ncols, name=name, grid=grid)
+        b = out._block
+        keys = np.arange(b.nrows * b.ncols, dtype=np.int64)
+        out._install(Block.from_keys(b.nrows, b.ncols, keys,
+                                     np.full(len(keys), value, dtype=out.dtype.np_type)))
+        return out
+
+    @classmethod
+    @collective
+    def from_edgelist(cls, edgelist, values=None, *, nrows=None, ncols=None, dup_op=None,
+                      dtype=None, name=None, grid=None):
+        """Collective. From (row, column) pairs given identically on every rank: a sequence of
+        pairs or an array of shape (k, 2); ``values`` as in ``from_coo`` (1.0 by default)."""
+        pairs = np.asarray(edgelist)
+        if pairs.size == 0:
+            pairs = pairs.reshape(0, 2)
+        if pairs.ndim != 2 or pairs.shape[1] != 2:
+            raise ValueError(f"edgelist must be a sequence of (row, column) pairs, got shape "
+                             f"{pairs.shape}")
+        return cls.from_coo(pairs[:, 0], pairs[:, 1], 1.0 if values is None else values,
+                            dtype=dtype, nrows=nrows, ncols=ncols, dup_op=dup_op, name=name,
+                            grid=grid)
+
+    @classmethod
+    @collective
+    def from_dicts(cls, nested_dicts, dtype=None, *, order="rowwise", nrows=None, ncols=None,
+                   name=None, grid=None):
+        """Collective. From ``{row: {column: value}}`` (``order="columnwise"``: ``{column:
+        {row: value}}``) given identically on every rank."""
+        if order not in ("rowwise", "columnwise"):
+            raise ValueError(f"order must be 'rowwise' or 'columnwise', got {order!r}")
+        outer = [k for k, inner in nested_dicts.items() for _ in inner]
+        inner_keys = [k for inner in nested_dicts.values() for k in inner]
+        values = [v for inner in nested_dicts.values() for v in inner.values()]
+        rows, cols = (outer, inner_keys) if order == "rowwise" else (inner_keys, outer)
+        return cls.from_coo(np.array(rows, dtype=np.int64), np.array(cols, dtype=np.int64),
+                            np.array(values), dtype=dtype, nrows=nrows, ncols=ncols, name=name,
+                            grid=grid)
+
+    @collective
+    def to_dicts(self, order="rowwise"):
+        """Collective. ``{row: {column: value}}`` (or by column), on every rank: the whole
+        matrix, gathered."""
+        if order not in ("rowwise", "columnwise"):
+            raise ValueError(f"order must be 'rowwise' or 'columnwise', got {order!r}")
+        rows, cols, values = self.to_coo()
+        outer, inner = (rows, cols) if order == "rowwise" else (cols, rows)
+        by = np.lexsort((inner, outer))
+        outer, inner, values = outer[by], inner[by], values[by]
+        out = {}
+        for a, b, v in zip(outer.tolist(), inner.tolist(), values.tolist(), strict=True):
+            out.setdefault(a, {})[b] = v
+        return out
+
     @collective
     def dup(self, dtype=None, *, clear=False, mask=None, name=None):
         """Collective. A copy (optionally cast, emptied or masked)."""
@@ -421,6 +481,62 @@ class Matrix(Container):
     def __getitem__(self, index):
         element = isinstance(index, tuple) and len(index) == 2 and all(map(is_position, index))
         return (_MatrixElement if element else _MatrixIndexExpr)(self, index)
+
+    def __setitem__(self, index, value):
+        self()[index] << value
+
+    def _element_key(self, index):
+        """This rank's block key of element ``index`` (i, j), or None when another rank holds
+        it; IndexOutOfBound on every rank for a position outside the matrix."""
+        if not (isinstance(index, tuple) and len(index) == 2 and all(map(is_position, index))):
+            raise NotImplementedException(
+                "Matrix assignment and deletion take one element, A[i, j]; for rows, columns "
+                "or a submatrix, build the new entries with from_coo and write them with "
+                "ewise_add or under a mask")
+        i, j = (operator.index(t) for t in index)
+        if not (0 <= i < self._nrows and 0 <= j < self._ncols):
+            raise IndexOutOfBound(f"index ({i}, {j}) out of range for shape {self.shape}")
+        b = self._block
+        if not (0 <= i - self._row_lo < b.nrows and 0 <= j - self._col_lo < b.ncols):
+            return None
+        return (i - self._row_lo) * b.ncols + (j - self._col_lo)
+
+    def _assign(self, index, value, mask, accum, replace):
+        """Collective. ``A[i, j] = x`` or ``A(accum=op)[i, j] << x``: one element set (or
+        combined with the stored one), the others kept."""
+        if mask is not None or replace:
+            raise NotImplementedException("A masked Matrix element assignment is not supported: "
+                                          "assign the element, then write under the mask")
+        key = self._element_key(index)
+        value = getattr(value, "value", value)
+        if isinstance(value, Container) or not np.isscalar(value):
+            raise TypeError(f"A Matrix element takes a scalar, got {type(value).__name__}")
+        t_type = scalar_dtype(value)
+        keys = np.array([] if key is None else [key], dtype=np.int64)
+        snapshot = (keys, np.full(len(keys), value, dtype=t_type.np_type))
+        expr = MatrixExpression("assign", (self,), t_type, self._nrows, self._ncols,
+                                lambda mask, opts: snapshot, self.grid)
+        # second keeps every other entry and puts the new value in (i, j)
+        self._update(expr, None, accum or binary.second, False, {})
+
+    @collective
+    def __delitem__(self, index):
+        """Collective. Remove the entry at (i, j) if one is stored."""
+        key = self._element_key(index)
+        block = self._block
+        if key is not None and block.nvals:
+            block = block.select(block.keys() != key)
+        self._install(block)
+
+    @collective
+    def get(self, row, col, default=None):
+        """Collective. The value at (row, col), or ``default`` when none is stored."""
+        value = self[row, col].value
+        return default if value is None else value
+
+    @property
+    def ndim(self):
+        return 2
 
     @collective
     def __iter__(self):

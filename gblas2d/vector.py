@@ -181,6 +181,23 @@ class Vector(Container):
 
     @classmethod
     @collective
+    def from_dict(cls, d, dtype=None, *, size=None, name=None, grid=None):
+        """Collective. From ``{index: value}`` given identically on every rank."""
+        return cls.from_coo(np.array(list(d), dtype=np.int64), np.array(list(d.values())),
+                            dtype=dtype, size=size, name=name, grid=grid)
+
+    @collective
+    def to_dict(self):
+        """Collective. ``{index: value}`` on every rank: the whole vector, gathered."""
+        idx, values = self.to_coo()
+        return dict(zip(idx.tolist(), values.tolist(), strict=True))
+
+    @property
+    def ndim(self):
+        return 1
+
+    @classmethod
+    @collective
     def from_scalar(cls, value, size, dtype=None, *, name=None, grid=None):
         """Collective. A full vector with every entry equal to ``value``."""
         out = cls(dtype or scalar_dtype(value), size, name=name, grid=grid)

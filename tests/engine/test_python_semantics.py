@@ -183,6 +183,43 @@ def test_transpose_is_a_full_view(text):
         assert ours == theirs, text
 
 
+CONSTRUCTORS = [
+    "L.Matrix.from_scalar(2.5, 2, 3)", "L.Matrix.from_scalar(True, 3, 1)",
+    "L.Matrix.from_edgelist([(0, 1), (2, 0), (5, 5)])",
+    "L.Matrix.from_edgelist(np.array([[0, 1], [2, 0]]), [3, 4], nrows=4, ncols=4)",
+    "L.Matrix.from_dicts({0: {1: 2.0, 2: 3.0}, 5: {0: 1.0}}, nrows=6, ncols=6)",
+    "L.Matrix.from_dicts({0: {1: 2}}, order='columnwise', nrows=3, ncols=3)",
+    "L.Vector.from_dict({0: 1, 3: 2}, size=5)", "x.to_dicts()", "x.to_dicts('columnwise')",
+    "y.to_dicts()", "x.get(0, 1)", "x.get(2, 2, -1)", "x.ndim", "x.T[1, 0].value",
+]
+ELEMENT_WRITES = ["x[0, 0] = 7", "x[0, 1] = 9", "x[5, 5] = True",
+                  "x(accum=L.binary.plus)[1, 4] << 10", "x(accum=L.binary.max)[3, 3] << 0",
+                  "del x[0, 1]", "del x[2, 2]", "x[6, 0] = 1", "del x[0, 9]"]
+
+
+@pytest.mark.parametrize("text", CONSTRUCTORS)
+def test_constructors_and_conversions(text):
+    ours, theirs = on_both("matrix", lambda L, ns: outcome(text, ns))
+    if isinstance(theirs, (G.Vector, G.Matrix)):
+        assert_same(ours, theirs, text)
+    else:
+        assert ours == theirs, text
+
+
+@pytest.mark.parametrize("statement", ELEMENT_WRITES)
+def test_matrix_element_writes(statement):
+    """``A[i, j] = x``, an accumulated element, ``del A[i, j]``; out of range: IndexError
+    (gblas2d's IndexOutOfBound is one) on both."""
+    def run(L, namespace):
+        result = outcome(f"exec({statement!r})", namespace)
+        return ("IndexError" if result in ("IndexError", "IndexOutOfBound") else result), \
+            namespace["x"]
+
+    (our_result, ours), (their_result, theirs) = on_both("matrix", run)
+    assert our_result == their_result, statement
+    assert_same(ours, theirs, statement)
+
+
 DTYPE_PAIRS = [("BOOL", "BOOL"), ("INT8", "INT8"), ("UINT8", "UINT8"), ("INT8", "UINT8"),
                ("UINT64", "BOOL"), ("FP32", "INT8"), ("FP64", "FP64")]
 
