@@ -21,7 +21,9 @@ with SuiteSparse's default thread count and with one thread. Per product: second
 CPU seconds summed over ranks and threads, which other load on the machine skews less), ratios,
 edges per second (nvals(A) / seconds), the bytes received per rank (the most over ranks) and
 the direction gblas2d chose. Peak RSS per rank is reported (the most over ranks). Rank 0
-prints a table and writes JSON (to a temporary file, then renamed).
+prints a table and writes JSON (to a temporary file, then renamed) to ``--output``, by default
+to ``benchmarks/runs/``, which git ignores: the committed reference results in
+``benchmarks/results/`` change only when ``--output`` names one of them.
 """
 
 import argparse
@@ -58,11 +60,17 @@ def parse_args(argv=None):
     p.add_argument("--directed", action="store_true",
                    help="keep the directed RMAT graph (default: symmetric, as Graph 500 BFS)")
     p.add_argument("--output", default=None,
-                   help="JSON path (default benchmarks/results/mxv_<P>ranks.json)")
+                   help="JSON path (default benchmarks/runs/mxv_<P>ranks.json, not a committed "
+                        "reference result)")
     p.add_argument("--no-graphblas", action="store_true", help="time gblas2d only")
     p.add_argument("--profile", action="store_true",
                    help="print rank 0's cProfile of one gblas2d mxv_plus_times")
     return p.parse_args(argv)
+
+
+def default_output(nprocs):
+    """Where a run writes without ``--output``: a folder git ignores."""
+    return Path(__file__).resolve().parent / "runs" / f"mxv_{nprocs}ranks.json"
 
 
 def inputs(n, seed):
@@ -265,8 +273,7 @@ def main(argv=None):
     report["machine"]["loadavg_after"] = os.getloadavg()
     if comm.rank == 0:
         print(table(report))
-        path = Path(args.output or
-                    Path(__file__).resolve().parent / "results" / f"mxv_{nprocs}ranks.json")
+        path = Path(args.output) if args.output else default_output(nprocs)
         write_json(path, report)
         print(f"wrote {path}")
 

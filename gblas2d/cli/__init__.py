@@ -6,13 +6,17 @@ unchanged under ``mpiexec -n P``.
     gblas2d graph500 --scale S               the Graph 500 BFS benchmark
     gblas2d info --graph SPEC                sizes, degrees, blocks per rank and balance
 
-Bad options and missing files give a one-line error and exit code 2 on every rank. Any other
-exception on any rank ends the whole MPI job with its message rather than leaving it hanging.
-Ctrl-C or SIGTERM ends the run with one line and exit code 128 + the signal, and leaves no
-temporary file of ``--output`` (a later write removes those of runs killed with SIGKILL).
+Bad options and missing files give a one-line error from rank 0 and exit code 2 on every rank.
+Any other exception on any rank ends the whole MPI job with its message rather than leaving it
+hanging. Ctrl-C or SIGTERM ends the run with one line and exit code 128 + the signal, and leaves
+no temporary file of ``--output`` (a later write removes those of runs killed with SIGKILL). A
+reader of standard output that leaves early (``| head``) gets no traceback: the rest of the
+output is dropped, the run ends in step with the other ranks, and the exit code is 141
+(128 + SIGPIPE), as for a tool that SIGPIPE ends.
 """
 
 import argparse
+import importlib.metadata
 import os
 import signal
 import sys
@@ -24,6 +28,8 @@ from .. import backends
 from ..algorithms import NegativeCycleError
 from ..exceptions import ConvergenceFailure, GraphblasException
 from ..grid import Grid, set_default_grid
+from .graphs import MAX_SCALE
+from .output import CLOSED_PIPE_EXIT, Stream, point_at_devnull
 
 __all__ = ["main"]
 
@@ -32,6 +38,35 @@ UNDIRECTED_HELP = ("read an edge-list file's lines as undirected edges, each bot
                    "a Graphalytics graph without .properties (a Matrix Market file or a "
                    ".properties states its own symmetry; generated graphs are undirected "
                    "already)")
+GRAPH_HELP = ("a file (.mtx, .mtx.gz, .npz, edge list, or a Graphalytics .v, .e or .properties) "
+              "or kron:SCALE[:EF], er:N:M, grid:R:C")
+
+
+def version():
+    """The installed version of gblas2d, from its package metadata."""
+    try:
+        return importlib.metadata.version("gblas2d")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown (not installed)"
+
+
+def _first_rank():
+    # before the grid exists: every rank parses the same command line and fails alike, and the
+    # first rank of the job says so
+    from mpi4py import MPI
+
+    return MPI.COMM_WORLD.Get_rank() == 0
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage errors are one line, from the first rank only, with exit
+    code 2, as the command's other usage errors are."""
+
+    def error(self, message):
+        if _first_rank():
+            print(f"gblas2d: error: {message} (see {self.prog} --help)", file=sys.stderr,
+                  flush=True)
+        sys.exit(2)
 
 
 def _grid_shape(text):
@@ -42,67 +77,97 @@ def _grid_shape(text):
     return r, c
 
 
-def _positive(text):
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
+def _integer(low, high=None):
+    """An argparse type: an integer in [low, high]."""
+    def integer(text):
+        value = int(text)
+        if value < low or high is not None and value > high:
+            bounds = f"at least {low}" if high is None else f"between {low} and {high}"
+            raise argparse.ArgumentTypeError(f"must be {bounds}, got {value}")
+        return value
+    return integer
+
+
+SCALE = _integer(0, MAX_SCALE)
+
+
+def _method_help():
+    from .algorithms import ALGORITHMS
+
+    choices = "; ".join(f"{name}: {spec.methods[0]} (default), {', '.join(spec.methods[1:])}"
+                        for name, spec in sorted(ALGORITHMS.items()) if spec.methods)
+    return f"variant of the algorithm, for {choices}"
 
 
 def _parser():
     from .algorithms import ALGORITHMS
 
-    parser = argparse.ArgumentParser(prog="gblas2d", description=__doc__.split("\n\n")[0])
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--grid", type=_grid_shape, default=None,
-                        help="process grid RxC, e.g. 2x3 (default: the most square)")
-    common.add_argument("--seed", type=int, default=1,
+                        help="process grid RxC, e.g. 2x3 (default: GBLAS2D_GRID, else the "
+                             "most square)")
+    common.add_argument("--seed", type=_integer(0), default=1,
                         help="seed of generated graphs and of random choices (sources, samples, "
-                             "relabeling)")
-    common.add_argument("--quiet", action="store_true", help="no progress lines")
+                             "relabeling; default 1)")
+    common.add_argument("--quiet", action="store_true",
+                        help="no progress display (shown only on a terminal)")
+    # the description is the module docstring's first paragraph, without its reST markup
+    parser = Parser(prog="gblas2d", description=__doc__.split("\n\n")[0].replace("``", ""),
+                    parents=[common])
+    parser.add_argument("--version", action="version", version=f"gblas2d {version()}")
     sub = parser.add_subparsers(dest="command")
     for p in (parser, sub.add_parser("demo", parents=[common], help="the demo job (default)")):
-        p.add_argument("--scale", type=int, default=14, help="log2 of the vertex count")
-        p.add_argument("--edge-factor", type=int, default=16)
-        if p is parser:
-            p.add_argument("--grid", type=_grid_shape, default=None)
-            p.add_argument("--seed", type=int, default=1)
-            p.add_argument("--quiet", action="store_true")
+        p.add_argument("--scale", type=SCALE, default=14,
+                       help="log2 of the vertex count (default 14)")
+        p.add_argument("--edge-factor", type=_integer(1), default=16,
+                       help="edges per vertex (default 16)")
     run = sub.add_parser("run", parents=[common], help="run one algorithm on one graph")
     run.add_argument("algorithm", choices=sorted(ALGORITHMS), metavar="ALGO",
                      help=f"one of {', '.join(sorted(ALGORITHMS))} (not pointer_jumping: it "
                           f"takes a parent Vector, not a graph; connected_components --method "
                           f"fastsv runs it)")
-    run.add_argument("--graph", required=True,
-                     help="a file (.mtx, .mtx.gz, .npz, edge list, or a Graphalytics .v, .e "
-                          "or .properties) or kron:SCALE[:EF], er:N:M, grid:R:C")
+    run.add_argument("--graph", required=True, help=GRAPH_HELP)
     run.add_argument("--undirected", action="store_true", help=UNDIRECTED_HELP)
+    # The options below default to None: an algorithm that does not read one refuses it, and
+    # the defaults the help names are filled in afterwards (algorithms.OPTIONS).
     run.add_argument("--source", type=int, default=None,
                      help="BFS / SSSP source (default: the vertex of largest degree); "
                           "betweenness_centrality: its one source (default: every vertex); "
                           "an id of the .v file for a Graphalytics graph")
-    run.add_argument("--method", default=None, help="variant of the algorithm")
-    run.add_argument("--damping", type=float, default=0.85)
-    run.add_argument("--tol", type=float, default=1e-4)
+    run.add_argument("--method", default=None, metavar="METHOD", help=_method_help())
+    run.add_argument("--damping", type=float, default=None,
+                     help="pagerank: the damping factor, in [0, 1) (default 0.85)")
+    run.add_argument("--tol", type=float, default=None,
+                     help="pagerank: stop once the ranks change by less than this, summed over "
+                          "the vertices (default 1e-4)")
     run.add_argument("--max-iter", type=int, default=None,
-                     help="iterations at most (default: pagerank 100, label_propagation 10)")
+                     help="pagerank, label_propagation: iterations at most (default: pagerank "
+                          "100, label_propagation 10)")
     run.add_argument("--iterations", type=int, default=None,
                      help="pagerank: run exactly this many iterations, with no convergence "
                           "check (LDBC Graphalytics' num-iterations)")
-    run.add_argument("--colors", type=int, default=64,
+    run.add_argument("--colors", type=int, default=None,
                      help="fused_bpt: random sources, one sample each (default 64)")
-    run.add_argument("--seeds", type=int, default=10,
+    run.add_argument("--seeds", type=int, default=None,
                      help="influence_maximization: seed vertices to choose (default 10)")
-    run.add_argument("--samples", type=int, default=4096,
+    run.add_argument("--samples", type=int, default=None,
                      help="influence_maximization: RRR sets sampled (default 4096)")
-    run.add_argument("--probability", default="0.1",
+    run.add_argument("--probability", default=None,
                      help="fused_bpt, influence_maximization: edge activation probability in "
                           "[0, 1], or 'weight' for each edge's weight (default 0.1)")
     run.add_argument("--delta", type=float, default=None,
-                     help="delta-stepping bucket width (default: the mean edge weight)")
-    run.add_argument("--output", default=None,
-                     help="write the result: 'vertex value' lines, or .npz arrays (vertices "
-                          "by their .v ids for a Graphalytics graph)")
+                     help="sssp --method delta_stepping: the bucket width (default: the mean "
+                          "edge weight)")
+    run.add_argument("--output", default=None, metavar="PATH",
+                     help="write the result, by the extension: .csv (a vertex,VALUE header), "
+                          ".json ({\"vertex\": [...], VALUE: [...]}), .mtx (Matrix Market, an "
+                          "n x 1 column), .npz (indices and values arrays), anything else "
+                          "'vertex value' lines, and - those lines on standard output; "
+                          "vertices by their .v ids for a Graphalytics graph")
+    run.add_argument("--json", default=None, metavar="PATH",
+                     help="write a summary of the run as JSON (- for standard output): graph, "
+                          "grid, options, seconds, iterations, figures, check, and the trace "
+                          "with --trace")
     run.add_argument("--relabel", action="store_true",
                      help="run on a randomly relabeled graph for load balance, output in the "
                           "input's labels (refused by fused_bpt, influence_maximization and "
@@ -113,11 +178,14 @@ def _parser():
     run.add_argument("--trace", action="store_true",
                      help="per product: direction, frontier, exchange format, bytes per group")
     g500 = sub.add_parser("graph500", parents=[common], help="the Graph 500 BFS benchmark")
-    g500.add_argument("--scale", type=int, required=True)
-    g500.add_argument("--edge-factor", type=int, default=16)
-    g500.add_argument("--roots", type=_positive, default=64)
+    g500.add_argument("--scale", type=SCALE, required=True,
+                      help="log2 of the vertex count: the graph has 2**SCALE vertices")
+    g500.add_argument("--edge-factor", type=_integer(1), default=16,
+                      help="edges per vertex (default 16)")
+    g500.add_argument("--roots", type=_integer(1), default=64,
+                      help="BFS roots, drawn among the vertices with an edge (default 64)")
     info = sub.add_parser("info", parents=[common], help="describe a graph")
-    info.add_argument("--graph", required=True)
+    info.add_argument("--graph", required=True, help=GRAPH_HELP)
     info.add_argument("--undirected", action="store_true", help=UNDIRECTED_HELP)
     return parser
 
@@ -197,27 +265,55 @@ def _abort_on_uncaught(grid):
     sys.excepthook = hook
 
 
-def main(argv=None):
-    parser = _parser()
-    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    try:
-        grid = Grid(shape=args.grid)
-    except ValueError as exc:
-        # the process count is the same on every rank, so every rank fails here alike; the
-        # first rank of the job says so
-        from mpi4py import MPI
+def _env_grid():
+    text = os.environ.get("GBLAS2D_GRID")
+    return _grid_shape(text) if text else None
 
-        if MPI.COMM_WORLD.Get_rank() == 0:
-            print(f"gblas2d: error: --grid: {exc}", file=sys.stderr, flush=True)
+
+def main(argv=None):
+    """The command; its exit code. A reader of standard output that leaves early (| head)
+    makes it 141, as SIGPIPE would (output.py)."""
+    try:
+        return _main(sys.argv[1:] if argv is None else list(argv))
+    except BrokenPipeError:
+        # what argparse prints (help, usage) into such a reader
+        point_at_devnull(sys.stdout)
+        return CLOSED_PIPE_EXIT
+
+
+def _main(argv):
+    args = _parser().parse_args(argv)
+    args.argv = argv
+    # the shape comes from --grid, else from the environment: an error names its source
+    where = "--grid" if args.grid is not None else "GBLAS2D_GRID"
+    try:
+        grid = Grid(shape=args.grid or _env_grid())
+    except (ValueError, argparse.ArgumentTypeError) as exc:
+        # the process count is the same on every rank, so every rank fails here alike
+        if _first_rank():
+            print(f"gblas2d: error: {where}: {exc}", file=sys.stderr, flush=True)
         return 2
     set_default_grid(grid)
     _abort_on_uncaught(grid)
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, _interrupt)
+    handlers = {signum: signal.signal(signum, _interrupt)
+                for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        return _command(args, grid)
+    finally:
+        # as they were: main may be called in a process that goes on (tests)
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
+
+
+def _command(args, grid):
+    stdout, stderr = Stream(sys.stdout), Stream(sys.stderr)
+    # with the result or the summary on standard output, the report goes to standard error
+    to_stdout = "-" in (getattr(args, "output", None), getattr(args, "json", None))
+    report = stderr if to_stdout else stdout
 
     def out(text):
         if grid.rank == 0:
-            print(text, flush=True)
+            report.line(text)
 
     from .graphs import SpecError, load_graph
     from .progress import Progress
@@ -233,16 +329,17 @@ def main(argv=None):
         if args.command == "run":
             from .run import run
 
-            return run(args, grid, out, load)
-        if args.command == "graph500":
+            status = run(args, grid, out, load, show_progress, stdout)
+        elif args.command == "graph500":
             from .graph500 import graph500
 
-            return graph500(args, grid, out, show_progress)
-        if args.command == "info":
-            return info(args, grid, out, load)
-        from .demo import demo
+            status = graph500(args, grid, out, show_progress)
+        elif args.command == "info":
+            status = info(args, grid, out, load)
+        else:
+            from .demo import demo
 
-        return demo(args, grid, out)
+            status = demo(args, grid, out)
     except Interrupted as exc:
         return _end_interrupted(grid, exc)
     except (ConvergenceFailure, NegativeCycleError) as exc:
@@ -255,3 +352,4 @@ def main(argv=None):
         if grid.rank == 0:
             print(f"gblas2d: error: {exc}", file=sys.stderr, flush=True)
         return 2
+    return CLOSED_PIPE_EXIT if stdout.closed or stderr.closed else status

@@ -1,5 +1,6 @@
-"""The algorithms of ``gblas2d run``: how each is called, summed up in one line, turned into the
-Vector ``--output`` writes, and checked against an independent reference on small graphs.
+"""The algorithms of ``gblas2d run``: which options each reads, how it is called, summed up in
+one line and in figures for ``--json``, turned into the Vector ``--output`` writes, and checked
+against an independent reference on small graphs.
 
 ``pointer_jumping`` is not here: it takes a parent Vector, not a graph (``connected_components
 --method fastsv`` runs it). References run on every rank, on a SciPy copy of the graph.
@@ -21,17 +22,20 @@ class Spec(NamedTuple):
     """How ``gblas2d run`` drives one algorithm. Collective: call, summary, vector, check."""
 
     call: Callable                  # (A, source, args) -> the algorithm's result
-    summary: Callable               # (A, result, vector, names) -> one line; names(vertices)
-                                    # -> how to print them (their Graphalytics ids)
+    summary: Callable               # (A, result, vector, names) -> (figures, one line);
+                                    # names(vertices) -> how to print them (Graphalytics ids)
     check: Callable                 # (A, source, result, vector, args) -> (ok, what was compared)
     source: str = ""                # "default": --source or the vertex of largest degree;
                                     # "optional": --source or none; "": not read
     weighted: object = False        # True, False, or "probability" (with --probability weight)
-    methods: tuple = ()
-    options: tuple = ()             # options validated before the graph is loaded
+    methods: tuple = ()             # the choices of --method, the default first
+    options: tuple = ()             # the other options of OPTIONS that it reads
+    only_with: tuple = ()           # (option, when, applies(args)): an option read only when
     restore: Callable = None        # (result, perm) -> result in the input's labels
     no_relabel: str = ""            # why --relabel is refused, when restore is None
     vector: Callable = None         # (A, result, args) -> Vector to write; None: the result
+    column: str = "value"           # what the written values are (the CSV header)
+    iterations: Callable = None     # (result, events) -> the iterations it ran, where known
     check_limit: int = CHECK_LIMIT
     check_needs: str = ""           # a module --check imports that is not a dependency
     vertex_values: bool = False     # the vector's values name vertices (parents, mates, labels)
@@ -61,24 +65,71 @@ def parse_probability(text):
     return p
 
 
-MINIMUM = {"colors": 1, "seeds": 1, "samples": 1, "max_iter": 0}
+# The options of ``gblas2d run`` that only some algorithms read, with their defaults (None: the
+# algorithm's own, or none). The parser leaves them None, so that one given to an algorithm
+# that does not read it is found; the defaults are filled in once the check has passed.
+OPTIONS = {"source": None, "method": None, "damping": 0.85, "tol": 1e-4, "max_iter": None,
+           "iterations": None, "colors": 64, "seeds": 10, "samples": 4096, "probability": "0.1",
+           "delta": None}
+
+# what a value given must be
+VALID = {
+    "damping": (lambda v: 0 <= v < 1, "in [0, 1)"),
+    "tol": (lambda v: v > 0, "positive"),
+    "delta": (lambda v: v > 0, "positive"),
+    "max_iter": (lambda v: v >= 0, "at least 0"),
+    "iterations": (lambda v: v >= 0, "at least 0"),
+    "colors": (lambda v: v >= 1, "at least 1"),
+    "seeds": (lambda v: v >= 1, "at least 1"),
+    "samples": (lambda v: v >= 1, "at least 1"),
+}
+
+
+def flag(option):
+    return "--" + option.replace("_", "-")
+
+
+def reads(spec):
+    """The options of OPTIONS that ``spec``'s algorithm reads."""
+    return (("source",) if spec.source else ()) + (("method",) if spec.methods else ()) + \
+        spec.options
 
 
 def check_options(name, args):
-    """Reject what ``name`` cannot run with, before any work (InvalidValue: exit code 2)."""
+    """Reject what ``name`` cannot run with, before any work (InvalidValue: exit code 2), then
+    fill in the defaults of the options it reads."""
     spec = ALGORITHMS[name]
     if args.method is not None and args.method not in spec.methods:
         raise InvalidValue(f"--method {args.method!r} is not a method of {name} "
                            f"(choices: {', '.join(spec.methods) or 'none'})")
+    for option in OPTIONS:
+        if getattr(args, option) is not None and option not in reads(spec):
+            takes = ", ".join(map(flag, reads(spec))) or "none of the algorithm options"
+            raise InvalidValue(f"{flag(option)} does not apply to {name} (it reads {takes})")
+    for option, when, applies in spec.only_with:
+        if getattr(args, option) is not None and not applies(args):
+            raise InvalidValue(f"{flag(option)} applies to {name} only {when}")
     if args.relabel and spec.restore is None:
         raise InvalidValue(f"--relabel is not supported by {name}: {spec.no_relabel}")
     for option in spec.options:
         value = getattr(args, option)
-        if option == "probability":
-            args.probability = parse_probability(value)
-        elif value is not None and value < MINIMUM[option]:
-            flag = "--" + option.replace("_", "-")
-            raise InvalidValue(f"{flag} must be at least {MINIMUM[option]}, got {value}")
+        if value is None:
+            setattr(args, option, _default(name, option))
+        elif option in VALID and not VALID[option][0](value):
+            raise InvalidValue(f"{flag(option)} must be {VALID[option][1]}, got {value}")
+    if spec.methods and args.method is None:
+        args.method = spec.methods[0]
+    if "probability" in spec.options:
+        args.probability = parse_probability(args.probability)
+
+
+def _default(name, option):
+    # --max-iter: the algorithm's own default, read from its signature so the two cannot drift
+    if option == "max_iter":
+        import inspect
+
+        return inspect.signature(_algorithm(name)).parameters["max_iter"].default
+    return OPTIONS[option]
 
 
 def needs_weights(spec, args):
@@ -90,35 +141,38 @@ def needs_weights(spec, args):
 
 
 def _pagerank(A, source, args):
-    extra = {} if args.max_iter is None else {"max_iter": args.max_iter}
-    if args.iterations is not None:
-        extra["iterations"] = args.iterations
-    return _algorithm("pagerank")(A, args.damping, args.tol, variant=args.method or "graphalytics",
-                                  **extra)
+    return _algorithm("pagerank")(A, args.damping, args.tol, args.max_iter, variant=args.method,
+                                  iterations=args.iterations)
 
 
 def _reached(A, result, vector, names):
-    return f"reached {result.nvals} vertices"
+    return {"reached": result.nvals}, f"reached {result.nvals} vertices"
 
 
 def _levels_summary(A, result, vector, names):
-    return f"{_reached(A, result, vector, names)}, {result.reduce('max').new().value + 1} levels"
+    levels = result.reduce("max").new().value + 1
+    return {"reached": result.nvals, "levels": levels}, \
+        f"reached {result.nvals} vertices, {levels} levels"
 
 
 def _sssp_summary(A, result, vector, names):
     farthest = result.reduce("max").new().value
-    return f"{_reached(A, result, vector, names)}, the farthest at distance {farthest:.6g}"
+    return {"reached": result.nvals, "farthest": farthest}, \
+        f"reached {result.nvals} vertices, the farthest at distance {farthest:.6g}"
 
 
 def _pagerank_summary(A, result, vector, names):
-    top = result.reduce("max").new().value
-    return f"largest rank {top:.6g}, ranks sum to {result.reduce().new().value:.6f}"
+    top, total = result.reduce("max").new().value, result.reduce().new().value
+    return {"largest_rank": top, "rank_sum": total}, \
+        f"largest rank {top:.6g}, ranks sum to {total:.6f}"
 
 
 def _groups_summary(noun):
     def summary(A, result, vector, names):
         sizes = np.bincount(result.to_dense())
-        return f"{np.count_nonzero(sizes)} {noun}, the largest has {sizes.max()} vertices"
+        count, largest = np.count_nonzero(sizes), sizes.max()
+        return {noun: count, "largest": largest}, \
+            f"{count} {noun}, the largest has {largest} vertices"
     return summary
 
 
@@ -157,7 +211,7 @@ def _check_components(A, source, result, vector, args):
 
 def _check_pagerank(A, source, result, vector, args):
     got = result.to_dense(np.nan, dtype=np.float64)
-    variant = args.method or "graphalytics"
+    variant = args.method
     if args.iterations is not None:
         want = pagerank_reference(io.to_scipy_sparse(A), args.damping, variant,
                                   iterations=args.iterations)
@@ -212,9 +266,11 @@ def _rrr_counts(A, result, args):
 def _bpt_summary(A, result, vector, names):
     mean = (vector.reduce().new().value or 0) / result.colors
     saving = result.edges_unfused / max(result.edges_fused, 1)
-    return (f"{result.colors} colors, {result.levels} levels, RRR sets of {mean:.1f} vertices "
-            f"on average; edge visits {result.edges_fused} fused vs {result.edges_unfused} "
-            f"unfused ({saving:.2f}x less work)")
+    figures = {"colors": result.colors, "levels": result.levels, "mean_rrr_size": mean,
+               "edges_fused": result.edges_fused, "edges_unfused": result.edges_unfused}
+    return figures, (f"{result.colors} colors, {result.levels} levels, RRR sets of {mean:.1f} "
+                     f"vertices on average; edge visits {result.edges_fused} fused vs "
+                     f"{result.edges_unfused} unfused ({saving:.2f}x less work)")
 
 
 def rrr_reference(M, sources, probability, seed):
@@ -270,10 +326,11 @@ def _seed_order(A, result, args):
 
 
 def _influence_summary(A, result, vector, names):
-    seeds = " ".join(map(str, names(result.seeds[:10])))
-    seeds += " ..." if len(result.seeds) > 10 else ""
-    return (f"seeds {seeds}; estimated spread {result.spread:.6g} of {A.nrows} vertices "
-            f"({result.samples} samples)")
+    seeds = names(result.seeds)
+    shown = " ".join(map(str, seeds[:10])) + (" ..." if len(seeds) > 10 else "")
+    figures = {"seeds": seeds, "spread": result.spread, "samples": result.samples}
+    return figures, (f"seeds {shown}; estimated spread {result.spread:.6g} of {A.nrows} "
+                     f"vertices ({result.samples} samples)")
 
 
 def _check_influence(A, source, result, vector, args):
@@ -314,7 +371,8 @@ def _matching_weight(A, mate):
 
 def _matching_summary(A, result, vector, names):
     pairs, weight = _matching_weight(A, result)
-    return f"{pairs} matched edges, total weight {weight:.6g}"
+    return {"matched_edges": pairs, "weight": weight}, \
+        f"{pairs} matched edges, total weight {weight:.6g}"
 
 
 def _check_matching(A, source, result, vector, args):
@@ -343,8 +401,7 @@ def _check_matching(A, source, result, vector, args):
 
 
 def _label_propagation(A, source, args):
-    extra = {} if args.max_iter is None else {"max_iter": args.max_iter}
-    return _algorithm("label_propagation")(A, **extra)
+    return _algorithm("label_propagation")(A, args.max_iter)
 
 
 def cdlp_reference(M, max_iter):
@@ -373,13 +430,7 @@ def cdlp_reference(M, max_iter):
 
 
 def _check_cdlp(A, source, result, vector, args):
-    import inspect
-
-    max_iter = args.max_iter
-    if max_iter is None:
-        signature = inspect.signature(_algorithm("label_propagation"))
-        max_iter = signature.parameters["max_iter"].default
-    want = cdlp_reference(io.to_scipy_sparse(A), max_iter)
+    want = cdlp_reference(io.to_scipy_sparse(A), args.max_iter)
     return np.array_equal(result.to_dense(), want), "labels against a numpy CDLP (LDBC rules)"
 
 
@@ -392,8 +443,9 @@ def _betweenness(A, source, args):
 
 def _betweenness_summary(A, result, vector, names):
     top = result.reduce("max").new().value
-    at = int(result.select("==", top).new().to_coo()[0][0])
-    return f"largest centrality {top:.6g} at vertex {names([at])[0]}"
+    at = names([int(result.select("==", top).new().to_coo()[0][0])])[0]
+    return {"largest_centrality": top, "at_vertex": at}, \
+        f"largest centrality {top:.6g} at vertex {at}"
 
 
 def _check_betweenness(A, source, result, vector, args):
@@ -415,7 +467,7 @@ TRIANGLE_METHODS = ("sandia_lut", "sandia_ult", "sandia_ll", "sandia_uu", "cohen
 
 
 def _triangle_count(A, source, args):
-    return _algorithm("triangle_count")(A, args.method or "sandia_lut")
+    return _algorithm("triangle_count")(A, args.method)
 
 
 def _triangles_per_vertex(A, result, args):
@@ -425,10 +477,11 @@ def _triangles_per_vertex(A, result, args):
 
 def _triangle_summary(A, result, vector, names):
     if result == 0:
-        return "0 triangles"
+        return {"triangles": 0}, "0 triangles"
     top = vector.reduce("max").new().value
-    at = int(vector.select("==", top).new().to_coo()[0][0])
-    return f"{result} triangles, the most ({top}) through vertex {names([at])[0]}"
+    at = names([int(vector.select("==", top).new().to_coo()[0][0])])[0]
+    return {"triangles": result, "most": top, "at_vertex": at}, \
+        f"{result} triangles, the most ({top}) through vertex {at}"
 
 
 def _check_triangles(A, source, result, vector, args):
@@ -442,7 +495,7 @@ def _check_triangles(A, source, result, vector, args):
 
 def _lcc_summary(A, result, vector, names):
     mean = (result.reduce().new().value or 0.0) / max(A.nrows, 1)
-    return f"mean local clustering coefficient {mean:.6f}"
+    return {"mean_coefficient": mean}, f"mean local clustering coefficient {mean:.6f}"
 
 
 def lcc_reference(M):
@@ -483,47 +536,66 @@ def _plain(name):
     return lambda result, perm: restore(name, result, perm)
 
 
+def _products(semiring):
+    # the iterations counted in the trace: each runs one product over this semiring
+    return lambda result, events: sum(e["semiring"] == semiring for e in events)
+
+
+WITHOUT_ITERATIONS = ("without --iterations (a fixed count has no convergence test)",
+                      lambda args: args.iterations is None)
+
 ALGORITHMS = {
     "bfs_levels": Spec(_call("bfs_levels"), _levels_summary, _check_paths, source="default",
-                       restore=_plain("bfs_levels")),
+                       restore=_plain("bfs_levels"), column="level",
+                       iterations=_products("any_pair")),
     "bfs_parents": Spec(_call("bfs_parents"), _reached, _check_paths, source="default",
-                        restore=_plain("bfs_parents"), vertex_values=True),
+                        restore=_plain("bfs_parents"), vertex_values=True, column="parent",
+                        iterations=_products("min_secondi")),
     "pagerank": Spec(_pagerank, _pagerank_summary, _check_pagerank,
-                     methods=("graphalytics", "gap"), restore=_plain("pagerank")),
+                     methods=("graphalytics", "gap"),
+                     options=("damping", "tol", "max_iter", "iterations"),
+                     only_with=(("tol", *WITHOUT_ITERATIONS), ("max_iter", *WITHOUT_ITERATIONS)),
+                     restore=_plain("pagerank"), column="rank",
+                     iterations=_products("plus_first")),
     "connected_components": Spec(
-        lambda A, source, args: _algorithm("connected_components")(A, args.method or "fastsv"),
+        lambda A, source, args: _algorithm("connected_components")(A, args.method),
         _groups_summary("components"), _check_components,
         methods=("fastsv", "label_propagation"), restore=_plain("connected_components"),
-        vertex_values=True),
+        vertex_values=True, column="component", iterations=_products("min_second")),
     "sssp": Spec(
-        lambda A, source, args: _algorithm("sssp")(A, source, args.method or "bellman_ford",
-                                                   delta=args.delta),
+        lambda A, source, args: _algorithm("sssp")(A, source, args.method, delta=args.delta),
         _sssp_summary, _check_paths, source="default", weighted=True,
-        methods=("bellman_ford", "delta_stepping"), restore=_plain("sssp")),
+        methods=("bellman_ford", "delta_stepping"), options=("delta",),
+        only_with=(("delta", "with --method delta_stepping",
+                    lambda args: args.method == "delta_stepping"),),
+        restore=_plain("sssp"), column="distance", iterations=_products("min_plus")),
     "fused_bpt": Spec(_fused_bpt, _bpt_summary, _check_bpt, weighted="probability",
                       options=("colors", "probability"), no_relabel=SAMPLED,
-                      vector=_rrr_counts),
+                      vector=_rrr_counts, column="rrr_sets",
+                      iterations=lambda result, events: result.levels),
     "influence_maximization": Spec(
         _influence, _influence_summary, _check_influence, weighted="probability",
         options=("seeds", "samples", "probability"), no_relabel=SAMPLED, vector=_seed_order,
-        check_limit=1 << 14),
+        column="seed_order", check_limit=1 << 14),
     "max_weight_matching": Spec(
         lambda A, source, args: _algorithm("max_weight_matching")(A), _matching_summary,
-        _check_matching, weighted=True, restore=_restore_ids, check_limit=1 << 11,
-        check_needs="networkx", vertex_values=True),
+        _check_matching, weighted=True, restore=_restore_ids, column="mate",
+        check_limit=1 << 11, check_needs="networkx", vertex_values=True),
     "label_propagation": Spec(
         _label_propagation, _groups_summary("communities"), _check_cdlp, options=("max_iter",),
         no_relabel="CDLP breaks ties by the smallest label, a vertex id, so relabeling changes "
-                   "the communities", vertex_values=True),
+                   "the communities", vertex_values=True, column="community",
+        iterations=_products("plus_times")),
     "betweenness_centrality": Spec(
         _betweenness, _betweenness_summary, _check_betweenness, source="optional",
-        restore=_plain("betweenness_centrality"), check_limit=1 << 10, check_needs="networkx"),
+        restore=_plain("betweenness_centrality"), column="centrality", check_limit=1 << 10,
+        check_needs="networkx"),
     "triangle_count": Spec(
         _triangle_count, _triangle_summary, _check_triangles, methods=TRIANGLE_METHODS,
-        restore=lambda result, perm: result, vector=_triangles_per_vertex, check_limit=1 << 14,
-        check_needs="networkx"),
+        restore=lambda result, perm: result, vector=_triangles_per_vertex, column="triangles",
+        check_limit=1 << 14, check_needs="networkx"),
     "local_clustering_coefficient": Spec(
         lambda A, source, args: _algorithm("local_clustering_coefficient")(A), _lcc_summary,
-        _check_lcc, restore=_plain("local_clustering_coefficient"), check_limit=1 << 14,
-        check_needs="networkx"),
+        _check_lcc, restore=_plain("local_clustering_coefficient"), column="coefficient",
+        check_limit=1 << 14, check_needs="networkx"),
 }

@@ -13,7 +13,7 @@ import numpy as np
 from .. import generators
 from ..exceptions import InvalidValue
 from .progress import Progress
-from .run import out_degree
+from .run import out_degree, slowest
 
 
 def _quartiles(values):
@@ -22,17 +22,13 @@ def _quartiles(values):
                     strict=True))
 
 
-def _slowest(grid, seconds):
-    return float(grid.comm.allreduce(np.array([seconds]), "max")[0])
-
-
 def graph500(args, grid, out, show_progress):
     from ..algorithms import bfs_parents, validate_bfs_tree
 
     start = time.perf_counter()
     with Progress("generating", None, show_progress):
         A = generators.rmat(args.scale, args.edge_factor, seed=args.seed, symmetric=True)
-    generation = _slowest(grid, time.perf_counter() - start)
+    generation = slowest(grid, time.perf_counter() - start)
     degree = out_degree(A)
     candidates = degree.to_coo()[0]
     if len(candidates) == 0:
@@ -46,7 +42,7 @@ def graph500(args, grid, out, show_progress):
             grid.comm.barrier()
             start = time.perf_counter()
             parents = bfs_parents(A, root)
-            times.append(_slowest(grid, time.perf_counter() - start))
+            times.append(slowest(grid, time.perf_counter() - start))
             verdict = validate_bfs_tree(A, root, parents)
             if not verdict:
                 failed.append((root, verdict.failures))

@@ -12,6 +12,9 @@ from pathlib import Path
 from .. import generators, graphalytics, io
 from ..grid import default_grid
 
+# 2**SCALE vertices with int64 ids
+MAX_SCALE = 62
+
 
 class SpecError(ValueError):
     """A graph specification that cannot be understood (a usage error: exit code 2)."""
@@ -58,6 +61,8 @@ def _load(spec, seed, weighted, undirected):
         if len(parts) > 2:
             raise SpecError(f"graph {spec!r}: expected kron:SCALE[:EDGEFACTOR]")
         scale, edge_factor = (_ints(spec, parts, ["SCALE", "EDGEFACTOR"]) + [16])[:2]
+        if scale > MAX_SCALE:
+            raise SpecError(f"graph {spec!r}: SCALE must be at most {MAX_SCALE}")
         return generators.rmat(scale, edge_factor, seed=seed, symmetric=True, weights=weights)
     if kind == "er" and rest:
         if len(parts) != 2:

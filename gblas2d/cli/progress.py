@@ -1,38 +1,46 @@
-"""A progress line on a terminal, and nothing in pipes and logs.
+"""A progress display on a terminal, and nothing in pipes and logs.
 
-Only rank 0 draws, only when stderr is a terminal and ``--quiet`` was not given; the line is
-redrawn in place with a carriage return and erased when the step ends.
+Only rank 0 draws, only when stderr is a terminal and ``--quiet`` was not given. Drawn by
+``rich``, whose own thread redraws it: a step with no known length (loading a graph, a
+reference check that runs one long networkx call) still shows a moving spinner and the time
+spent; one with a known length shows a bar and its count. The display is erased when the step
+ends, so what stays on the terminal is the report.
 """
 
 import sys
-import time
 
 
 class Progress:
-    """``with Progress(label, total, enabled) as bar: ... bar.step()``."""
+    """``with Progress(label, total, enabled) as bar: ... bar.step()``; ``total`` None: a
+    step whose length is unknown."""
 
     def __init__(self, label, total, enabled):
-        self.label, self.total, self.done = label, total, 0
+        self.label, self.total = label, total
         self.enabled = enabled and sys.stderr.isatty()
-        self.start = time.perf_counter()
+        self._display = self._task = None
 
     def __enter__(self):
-        self._draw()
+        if not self.enabled:
+            return self
+        # imported here: runs without a terminal (tests, batch jobs) never load rich
+        from rich import progress
+        from rich.console import Console
+
+        columns = [progress.SpinnerColumn(), progress.TextColumn("{task.description}")]
+        if self.total:
+            columns += [progress.BarColumn(), progress.MofNCompleteColumn()]
+        columns.append(progress.TimeElapsedColumn())
+        self._display = progress.Progress(*columns, console=Console(file=sys.stderr),
+                                          transient=True, refresh_per_second=5,
+                                          redirect_stdout=False, redirect_stderr=False)
+        self._task = self._display.add_task(self.label, total=self.total)
+        self._display.start()
         return self
 
     def step(self, count=1):
-        self.done += count
-        self._draw()
-
-    def _draw(self):
-        if not self.enabled:
-            return
-        seconds = time.perf_counter() - self.start
-        total = f"/{self.total}" if self.total else ""
-        sys.stderr.write(f"\r{self.label}: {self.done}{total}  {seconds:.1f} s")
-        sys.stderr.flush()
+        if self._display is not None:
+            self._display.advance(self._task, count)
 
     def __exit__(self, *exc):
-        if self.enabled:
-            sys.stderr.write("\r\033[K")
-            sys.stderr.flush()
+        if self._display is not None:
+            self._display.stop()

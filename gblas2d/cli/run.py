@@ -4,20 +4,30 @@ references are in ``algorithms.py``.
 
 A Graphalytics graph's vertices are named by their ids in its .v file: ``--source`` is one,
 and the summary line and ``--output`` use them. The run itself, ``--relabel`` and ``--check``
-work on vertex indices 0 .. n-1; the ids are put in last."""
+work on vertex indices 0 .. n-1; the ids are put in last.
 
-import os
+``--json`` writes what the report says as one JSON object: the command line, the graph, the
+grid, the options the algorithm read (defaults filled in), the seconds of loading, running and
+checking (each the slowest rank's), the iterations where the trace counts them, the figures of
+the summary line, the check's verdict and, with ``--trace``, the trace (rank 0's bytes)."""
+
 import time
 from functools import partial
 from importlib.util import find_spec
-from pathlib import Path
 
 import numpy as np
 
 from .. import trace
 from ..exceptions import InvalidValue
-from ..graphio import on_root, write_atomically
-from .algorithms import ALGORITHMS, check_options, needs_weights
+from . import version
+from .algorithms import ALGORITHMS, check_options, needs_weights, reads
+from .output import check_output, check_paths, result_format, write_result, write_summary
+from .progress import Progress
+
+
+def slowest(grid, seconds):
+    """Collective. The most ``seconds`` over the ranks."""
+    return float(grid.comm.allreduce(np.array([seconds]), "max")[0])
 
 
 def out_degree(A):
@@ -54,49 +64,6 @@ def vertex_names(ids, vertices):
     return ids[list(vertices)].new().to_dense().tolist()
 
 
-def write_result(path, result, grid, ids=None):
-    """Collective. Rank 0 writes ``vertex value`` lines (or ``.npz`` arrays) atomically: a
-    temporary file in the same directory, renamed over the target when complete. With
-    ``ids``, vertex i is written as ``ids[i]``."""
-    idx, vals = result.to_coo()
-    if ids is not None:
-        # ids is full, so on result's pattern it holds one id per entry, in the same order
-        idx = ids.dup(mask=result.S).to_coo()[1]
-
-    def write(f):
-        if Path(path).suffix == ".npz":
-            np.savez(f, indices=idx, values=vals)
-            return
-        # a record per line keeps each column's type: a float64 column of ids would round
-        # those above 2**53
-        fmt = "%d\t%.17g" if vals.dtype.kind == "f" else "%d\t%d"
-        np.savetxt(f, np.rec.fromarrays([idx, vals]), fmt=fmt)
-
-    def work():
-        try:
-            write_atomically(path, write, compress=False)
-        except OSError as exc:
-            raise type(exc)(f"cannot write {exc}") from exc
-
-    on_root(grid, work)
-
-
-def check_output(path, grid):
-    """Collective. Before any work: the directory of ``--output`` exists and can be written on
-    rank 0, which writes it, and the path is not a directory (found after the whole run
-    before)."""
-    def work():
-        folder = os.path.dirname(os.path.abspath(path))
-        if os.path.isdir(path):
-            raise IsADirectoryError(f"cannot write {path}: it is a directory")
-        if not os.path.isdir(folder):
-            raise FileNotFoundError(f"cannot write {path}: no directory {folder}")
-        if not os.access(folder, os.W_OK | os.X_OK):
-            raise PermissionError(f"cannot write {path}: {folder} is not writable")
-
-    on_root(grid, work)
-
-
 def trace_table(events):
     """One line per product. An mxm has no frontier vector: its frontier column counts the
     entries of its right operand, its formats are '-', and its direction column names its
@@ -113,17 +80,27 @@ def trace_table(events):
     return lines
 
 
-def run(args, grid, out, load):
+def run(args, grid, out, load, show_progress, stdout):
+    """Collective. ``gblas2d run``: its exit code. ``out`` prints a report line (rank 0),
+    ``load`` reads a graph, ``stdout`` is the Stream that ``-`` names."""
     name = args.algorithm
     spec = ALGORITHMS[name]
     check_options(name, args)
     if args.check and spec.check_needs and find_spec(spec.check_needs) is None:
         raise InvalidValue(f"--check of {name} needs {spec.check_needs}, which is not "
                            f"installed (pip install {spec.check_needs})")
-    if args.output:
-        check_output(args.output, grid)
+    check_paths(args.output, args.json)
+    for path, option in ((args.output, "--output"), (args.json, "--json")):
+        if path is not None:
+            check_output(path, grid, option)
     weighted = needs_weights(spec, args)
+    start = time.perf_counter()
     A, ids = load(args.graph, weighted=weighted)
+    seconds = {"load": slowest(grid, time.perf_counter() - start), "run": None, "check": None}
+    if ids is not None and args.output and result_format(args.output) == "mtx":
+        raise InvalidValue(f"--output {args.output}: a Matrix Market file numbers the vertices "
+                           f"1 to n, not by the ids of {args.graph}; write .csv, .json, .npz "
+                           "or lines")
     if weighted and A.dtype.name == "BOOL":
         # a pattern file: every edge weighs one
         A = A.dup(dtype="INT64")
@@ -147,28 +124,54 @@ def run(args, grid, out, load):
     start = time.perf_counter()
     with trace() as events:
         result = spec.call(graph, at_source, args)
-    seconds = float(grid.comm.allreduce(np.array([time.perf_counter() - start]), "max")[0])
+    seconds["run"] = slowest(grid, time.perf_counter() - start)
     if args.relabel:
         result = spec.restore(result, perm)
     vector = result if spec.vector is None else spec.vector(A, result, args)
     names = partial(vertex_names, ids)
     at = "" if source is None else f" from vertex {names([source])[0]}"
-    out(f"{name}{at}: {seconds:.4f} s; {spec.summary(A, result, vector, names)}")
+    figures, line = spec.summary(A, result, vector, names)
+    out(f"{name}{at}: {seconds['run']:.4f} s; {line}")
     if args.trace:
-        for line in trace_table(events):
-            out(line)
-    status = 0
+        for row in trace_table(events):
+            out(row)
+    status, check = 0, None
     if args.check:
         if A.nrows > spec.check_limit:
-            out(f"check: skipped, the graph has more than {spec.check_limit} vertices")
+            check = {"verdict": "skipped",
+                     "what": f"the graph has more than {spec.check_limit} vertices"}
+            out(f"check: skipped, {check['what']}")
         else:
-            ok, what = spec.check(A, source, result, vector, args)
-            out(f"check: {'OK' if ok else 'FAILED'} ({what})")
+            start = time.perf_counter()
+            with Progress("checking against the reference", None, show_progress):
+                ok, what = spec.check(A, source, result, vector, args)
+            seconds["check"] = slowest(grid, time.perf_counter() - start)
+            check = {"verdict": "OK" if ok else "FAILED", "what": what}
+            out(f"check: {check['verdict']} ({what})")
             status = 0 if ok else 1
     if args.output:
         if ids is not None and spec.vertex_values:
             # the values are vertex indices too: out[v] = ids[vector[v]]
             vector = ids.gather(vector).new()
-        write_result(args.output, vector, grid, ids)
-        out(f"wrote {args.output}")
+        write_result(args.output, vector, spec.column, grid, stdout, ids)
+        if args.output != "-":
+            out(f"wrote {args.output}")
+    if args.json:
+        options = {option: getattr(args, option) for option in reads(spec)}
+        if spec.source:
+            options["source"] = None if source is None else names([source])[0]
+        options.update(seed=args.seed, relabel=args.relabel, undirected=args.undirected)
+        summary = {
+            "command": ["gblas2d", *args.argv], "version": version(),
+            "graph": {"spec": args.graph, "n": A.nrows, "nvals": A.nvals},
+            "grid": list(grid.shape), "processes": grid.nprocs, "algorithm": name,
+            "options": options, "seconds": seconds,
+            "iterations": None if spec.iterations is None else spec.iterations(result, events),
+            "summary": line, "figures": figures, "check": check, "output": args.output,
+            "exit_code": status}
+        if args.trace:
+            summary["trace"] = events
+        write_summary(args.json, summary, grid, stdout)
+        if args.json != "-":
+            out(f"wrote {args.json}")
     return status

@@ -1,9 +1,16 @@
 """The ``gblas2d`` command end to end, as a user runs it: one process and ``mpiexec -n 4``.
 
-Each case is a subprocess; its exit code, rank 0's output and the files it writes are checked.
+Most cases are a subprocess; its exit code, rank 0's output and the files it writes are checked.
+Cases that need no separate process (usage errors, help, output formats on a small graph) call
+``main`` in this one.
 """
 
+import importlib
+import importlib.metadata
+import io
+import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -16,6 +23,10 @@ import numpy as np
 import pytest
 import scipy.io
 from scipy.sparse import csgraph
+
+from gblas2d.cli import main
+from gblas2d.cli.algorithms import ALGORITHMS
+from gblas2d.cli.progress import Progress
 
 ROOT = Path(__file__).resolve().parents[2]
 KARATE = ROOT / "tests/data/lagraph/karate.mtx"
@@ -36,27 +47,48 @@ def gblas2d(*args, nprocs=1, timeout=240):
                           timeout=timeout)
 
 
+@pytest.fixture
+def command(monkeypatch, capsys):
+    """The command in this process: ``command(*args)`` gives (exit code, stdout, stderr)."""
+    monkeypatch.delenv("GBLAS2D_GRID", raising=False)
+
+    def call(*args):
+        try:
+            code = main([str(a) for a in args])
+        except SystemExit as exc:
+            code = exc.code
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return call
+
+
 def read_result(path):
     data = np.loadtxt(path, ndmin=2)
     return data[:, 0].astype(np.int64), data[:, 1]
 
 
+KARATE_LEVELS = csgraph.shortest_path(scipy.io.mmread(KARATE), unweighted=True, indices=0)
+
+
 @pytest.mark.parametrize("nprocs", [1, 4])
 def test_run_writes_checked_results(tmp_path, nprocs):
-    out = tmp_path / "levels.tsv"
+    out, summary = tmp_path / "levels.tsv", tmp_path / "summary.json"
     done = gblas2d("run", "bfs_levels", "--graph", KARATE, "--source", 0, "--check",
-                   "--trace", "--output", out, nprocs=nprocs)
+                   "--trace", "--output", out, "--json", summary, nprocs=nprocs)
     assert done.returncode == 0, done.stderr
     assert "check: OK" in done.stdout
-    M = scipy.io.mmread(KARATE)
-    want = csgraph.shortest_path(M, unweighted=True, indices=0)
+    want = KARATE_LEVELS
     # --trace prints one row per level's product (the last finds nothing), once: rank 0 only
     assert done.stdout.count("any_pair") == want.max() + 1
     idx, levels = read_result(out)
     np.testing.assert_array_equal(idx, np.arange(34))
     np.testing.assert_array_equal(levels, want)
-    # the temporary file was renamed over the target, nothing else is left
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["levels.tsv"]
+    report = json.loads(summary.read_text())
+    assert report["processes"] == nprocs and report["check"]["verdict"] == "OK"
+    assert len(report["trace"]) == report["iterations"] == want.max() + 1
+    # the temporary files were renamed over the targets, nothing else is left
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["levels.tsv", "summary.json"]
 
 
 @pytest.mark.parametrize("algorithm,options", [
@@ -119,8 +151,10 @@ def test_bad_input_is_one_line_and_exit_code_2(args, message):
     assert "Traceback" not in done.stderr
 
 
-@pytest.mark.parametrize("args", [["--graph", MANGLED], ["--graph", "kron:6", "--grid", "3x3"]],
-                         ids=["mangled-file", "grid-mismatch"])
+@pytest.mark.parametrize("args", [["--graph", MANGLED], ["--graph", "kron:6", "--grid", "3x3"],
+                                  ["--graph", "kron:6", "--damping", 0.5],
+                                  ["--graph", "kron:6", "--seed", -1]],
+                         ids=["mangled-file", "grid-mismatch", "option-not-read", "argparse"])
 def test_bad_input_under_mpiexec_exits_2_on_every_rank(args):
     done = gblas2d("run", "bfs_levels", *args, nprocs=4)
     assert done.returncode == 2
@@ -138,8 +172,9 @@ def test_write_failure_is_reported():
 @pytest.mark.parametrize("algorithm", ["bfs_parents", "connected_components"])
 def test_relabeled_run_answers_in_the_input_labels(tmp_path, algorithm):
     plain, relabeled = tmp_path / "plain.tsv", tmp_path / "relabeled.tsv"
+    source = ["--source", 5] if algorithm == "bfs_parents" else []
     for out, extra in ((plain, []), (relabeled, ["--relabel"])):
-        done = gblas2d("run", algorithm, "--graph", "grid:9:7", "--source", 5, "--check",
+        done = gblas2d("run", algorithm, "--graph", "grid:9:7", *source, "--check",
                        "--output", out, *extra, nprocs=4)
         assert done.returncode == 0, done.stdout + done.stderr
         assert "check: OK" in done.stdout
@@ -508,3 +543,224 @@ def test_a_graphalytics_source_and_direction_are_checked(tmp_path):
                        *extra)
         assert done.returncode == 0, done.stdout + done.stderr
         assert f"reached {reached} vertices" in done.stdout
+
+
+# ------------------------------------------------------------------- help, options, output
+
+
+def options_without_help(text):
+    """The option lines of a help text that no help follows: on the line, or on the next,
+    indented further (argparse's place for it after a long option)."""
+    lines = text.splitlines()
+    return [line for line, following in zip(lines, lines[1:] + [""], strict=True)
+            if line.startswith("  -") and not re.search(r"\S {2,}\S", line)
+            and not following.startswith(" " * 6)]
+
+
+def test_help_explains_every_option_and_lists_the_methods(command):
+    for sub in ([], ["demo"], ["run"], ["graph500"], ["info"]):
+        code, out, _ = command(*sub, "--help")
+        assert code == 0
+        assert options_without_help(out) == [], sub
+        assert "``" not in out
+    flat = " ".join(command("run", "--help")[1].split())
+    for name, spec in ALGORITHMS.items():
+        if spec.methods:
+            assert f"{name}: {spec.methods[0]} (default), {', '.join(spec.methods[1:])}" in flat
+    assert "--damping DAMPING pagerank: the damping factor, in [0, 1) (default 0.85)" in flat
+    code, out, _ = command("--version")
+    assert code == 0 and out == f"gblas2d {importlib.metadata.version('gblas2d')}\n"
+
+
+@pytest.mark.parametrize("args,message", [
+    (["pagerank", "--source", 3], "--source does not apply to pagerank (it reads --method, "),
+    (["bfs_levels", "--damping", 0.5], "--damping does not apply to bfs_levels (it reads "
+                                       "--source)"),
+    (["max_weight_matching", "--seeds", 3], "(it reads none of the algorithm options)"),
+    (["sssp", "--delta", 2], "--delta applies to sssp only with --method delta_stepping"),
+    (["pagerank", "--iterations", 3, "--tol", 1e-6], "--tol applies to pagerank only without "
+                                                     "--iterations"),
+    (["pagerank", "--damping", 1], "--damping must be in [0, 1), got 1.0"),
+    (["bfs_levels", "--json", "/nonexistent/s.json"], "--json: cannot write /nonexistent/s.json"),
+    (["bfs_levels", "--output", "-", "--json", "-"], "cannot both write to standard output"),
+    (["bfs_levels", "--output", "r.json", "--json", "r.json"], "name the same file"),
+], ids=lambda v: " ".join(map(str, v)) if isinstance(v, list) else None)
+def test_options_that_do_not_apply_are_refused_before_the_run(command, args, message):
+    code, out, err = command("run", *args, "--graph", "kron:6")
+    assert code == 2
+    assert out == "", "the graph was loaded before the options were checked"
+    assert err.count("\n") == 1 and err.startswith("gblas2d: error: ")
+    assert message in err
+
+
+@pytest.mark.parametrize("args,message", [
+    (["graph500", "--scale", -1], "argument --scale: must be between 0 and 62, got -1"),
+    (["graph500", "--scale", "x"], "argument --scale: invalid integer value: 'x'"),
+    (["graph500", "--scale", 8, "--edge-factor", 0], "argument --edge-factor: must be at least 1"),
+    (["run", "bfs_levels", "--graph", "kron:6", "--seed", -1], "argument --seed: must be at"),
+    (["run", "bfs_levels"], "the following arguments are required: --graph"),
+    (["run", "bfs_levels", "--graph", "kron:70"], "graph 'kron:70': SCALE must be at most 62"),
+])
+def test_bad_numbers_are_one_line_usage_errors(command, args, message):
+    code, out, err = command(*args)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("gblas2d: error: ")
+    assert message in err and "Traceback" not in err
+
+
+def test_a_bad_grid_variable_is_named_as_such(command, monkeypatch):
+    for value, message in (("abc", "GBLAS2D_GRID: must look like 2x3, got 'abc'"),
+                           ("3x3", "GBLAS2D_GRID: grid shape 3x3 does not match 1 processes")):
+        monkeypatch.setenv("GBLAS2D_GRID", value)
+        code, _, err = command("run", "bfs_levels", "--graph", "kron:4")
+        assert code == 2 and err == f"gblas2d: error: {message}\n"
+    # --grid comes first: the variable is not read
+    code, out, _ = command("run", "bfs_levels", "--graph", "kron:4", "--grid", "1x1")
+    assert code == 0 and "grid 1x1" in out
+
+
+def read_csv(path):
+    header, *rows = path.read_text().splitlines()
+    assert header == "vertex,level"
+    return np.array([[float(x) for x in row.split(",")] for row in rows]).T
+
+
+def read_json(path):
+    data = json.loads(path.read_text())
+    assert list(data) == ["vertex", "level"]
+    return data["vertex"], data["level"]
+
+
+def read_mtx(path):
+    column = scipy.io.mmread(path)
+    assert column.shape == (34, 1)
+    return column.row, column.data
+
+
+def read_npz(path):
+    with np.load(path) as data:
+        return data["indices"], data["values"]
+
+
+@pytest.mark.parametrize("name,read", [
+    ("levels.csv", read_csv), ("levels.json", read_json), ("levels.mtx", read_mtx),
+    ("levels.npz", read_npz), ("levels.txt", read_result), ("-", None),
+])
+def test_the_output_format_follows_the_extension(command, tmp_path, name, read):
+    code, out, err = command("run", "bfs_levels", "--graph", KARATE, "--source", 0,
+                             "--output", name if name == "-" else tmp_path / name)
+    assert code == 0, err
+    if name == "-":
+        # the result alone on standard output, the report on standard error
+        idx, levels = read_result(io.StringIO(out))
+        assert "bfs_levels from vertex 0" in err
+    else:
+        idx, levels = read(tmp_path / name)
+        assert f"wrote {tmp_path / name}" in out
+    np.testing.assert_array_equal(idx, np.arange(34))
+    np.testing.assert_array_equal(levels, KARATE_LEVELS)
+
+
+def test_graphalytics_ids_stay_exact_in_csv_and_json(command, tmp_path):
+    graph = write_graphalytics(tmp_path, "g", GA_EDGES, GA_IDS, True)
+    want = nx.single_source_shortest_path_length(nx.DiGraph(GA_EDGES), 31)
+    csv, js = tmp_path / "levels.csv", tmp_path / "levels.json"
+    for out in (csv, js):
+        code, _, err = command("run", "bfs_levels", "--graph", graph, "--source", 31,
+                               "--output", out)
+        assert code == 0, err
+    rows = [line.split(",") for line in csv.read_text().splitlines()[1:]]
+    assert {int(v): int(x) for v, x in rows} == want
+    data = json.loads(js.read_text())
+    assert dict(zip(data["vertex"], data["level"], strict=True)) == want
+    # a Matrix Market file numbers vertices 1 to n: no place for the ids, found before the run
+    code, out, err = command("run", "bfs_levels", "--graph", graph, "--source", 31, "--output",
+                             tmp_path / "levels.mtx")
+    assert code == 2 and out == "" and "not by the ids of" in err
+
+
+def test_json_summary_of_a_checked_run(command, tmp_path):
+    summary = tmp_path / "run.json"
+    args = ["run", "bfs_levels", "--graph", KARATE, "--source", 0, "--check", "--trace",
+            "--json", summary]
+    code, out, err = command(*args)
+    assert code == 0
+    # no terminal: no progress display, nothing on standard error
+    assert err == ""
+    report = json.loads(summary.read_text())
+    assert report["command"] == ["gblas2d", *map(str, args)]
+    assert report["graph"] == {"spec": str(KARATE), "n": 34, "nvals": 156}
+    assert report["grid"] == [1, 1] and report["algorithm"] == "bfs_levels"
+    assert report["options"] == {"source": 0, "seed": 1, "relabel": False, "undirected": False}
+    assert all(report["seconds"][k] > 0 for k in ("load", "run", "check"))
+    levels = int(KARATE_LEVELS.max()) + 1
+    assert report["iterations"] == len(report["trace"]) == levels
+    assert {e["semiring"] for e in report["trace"]} == {"any_pair"}
+    assert report["figures"] == {"reached": 34, "levels": levels}
+    assert f" s; {report['summary']}\n" in out
+    assert report["check"]["verdict"] == "OK" and report["exit_code"] == 0
+    # to standard output: the JSON alone, with the options' defaults filled in
+    code, out, err = command("run", "pagerank", "--graph", "kron:6", "--json", "-")
+    assert code == 0 and "pagerank: " in err
+    report = json.loads(out)
+    assert report["options"] == {"method": "graphalytics", "damping": 0.85, "tol": 1e-4,
+                                 "max_iter": 100, "iterations": None, "seed": 1,
+                                 "relabel": False, "undirected": False}
+    assert 1 <= report["iterations"] <= 100 and "trace" not in report
+    assert report["check"] is None and report["seconds"]["check"] is None
+
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_is_drawn_on_a_terminal_only(command, monkeypatch):
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    code, _, _ = command("run", "bfs_levels", "--graph", KARATE, "--check")
+    assert code == 0
+    drawn = terminal.getvalue()
+    assert "loading" in drawn and "checking against the reference" in drawn
+    # erased when done: the display's last act is to clear its line
+    assert drawn.endswith("\x1b[2K")
+    terminal.seek(0)
+    terminal.truncate()
+    command("run", "bfs_levels", "--graph", KARATE, "--check", "--quiet")
+    with Progress("BFS", 3, False) as bar:
+        bar.step()
+    assert terminal.getvalue() == ""
+    # a known length: a bar and its count
+    with Progress("BFS", 3, True) as bar:
+        for _ in range(3):
+            bar.step()
+    assert "3/3" in terminal.getvalue()
+
+
+def test_a_reader_that_leaves_early_ends_the_run_quietly():
+    """``gblas2d run ... --output - | head -1``: no BrokenPipeError, exit code 141."""
+    cmd = [sys.executable, "-m", "gblas2d", "run", "bfs_levels", "--graph", "kron:14",
+           "--output", "-"]
+    with subprocess.Popen(cmd, cwd=ROOT, env=ENV, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True) as proc:
+        try:
+            # 16384 result lines, more than a pipe holds: the writer meets the closed end
+            assert proc.stdout.readline().strip()
+            proc.stdout.close()
+            err = proc.stderr.read()
+            proc.wait(timeout=120)
+        finally:
+            proc.kill()
+    assert proc.returncode == 141, err
+    assert "Traceback" not in err and "Broken" not in err
+    assert "bfs_levels from vertex" in err
+
+
+def test_the_mxv_benchmark_writes_new_runs_where_git_ignores_them(monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    bench = importlib.import_module("bench_mxv")
+    assert bench.parse_args([]).output is None
+    path = bench.default_output(2)
+    assert (ROOT / "benchmarks" / "results") not in path.parents
+    ignored = subprocess.run(["git", "check-ignore", "-q", str(path)], cwd=ROOT)
+    assert ignored.returncode == 0, f"{path} is not ignored by git"
