@@ -5,15 +5,27 @@ the backend itself (``gblas2d.nxbackend``) loads at the first call dispatched to
 """
 
 FUNCTIONS = (
-    "betweenness_centrality", "connected_components", "is_connected",
-    "is_weakly_connected", "number_connected_components", "number_weakly_connected_components",
-    "pagerank", "single_source_bellman_ford_path_length", "single_source_dijkstra_path_length",
-    "single_source_shortest_path_length", "weakly_connected_components",
+    "average_clustering", "betweenness_centrality", "bfs_edges", "bfs_layers", "bfs_tree",
+    "clustering", "connected_components", "degree_centrality", "in_degree_centrality",
+    "is_connected", "is_weakly_connected", "k_truss", "number_connected_components",
+    "number_weakly_connected_components", "out_degree_centrality", "pagerank",
+    "single_source_bellman_ford_path_length", "single_source_dijkstra_path_length",
+    "single_source_shortest_path_length", "transitivity", "triangles",
+    "weakly_connected_components",
 )
 
+BFS_ORDER = ("Yields NetworkX's order exactly (the neighbour order of G, or sort_neighbors'); "
+             "computed at the call, not lazily.")
 NOTES = {
+    "average_clustering": "Undirected and weight=None only.",
     "betweenness_centrality": "Unweighted only (weight=None) and endpoints=False; k and seed "
                               "sample the same sources as NetworkX.",
+    "bfs_edges": BFS_ORDER,
+    "bfs_layers": BFS_ORDER + " Under mpiexec the first layer's order is rank 0's.",
+    "bfs_tree": BFS_ORDER,
+    "clustering": "Undirected and weight=None only (directed and weighted clustering fall "
+                  "back).",
+    "k_truss": "LAGraph's k-truss; k must be an integer.",
     "pagerank": "No personalization, nstart or dangling; edge weights must be positive.",
     "single_source_dijkstra_path_length": "Delta-stepping; weight must name an attribute.",
     "single_source_bellman_ford_path_length": "weight must name an attribute.",

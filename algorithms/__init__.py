@@ -17,6 +17,7 @@ from .connected_components import connected_components
 from .fused_bpt import BPTResult, fused_bpt
 from .graph import Graph
 from .influence_maximization import InfluenceResult, influence_maximization
+from .k_truss import k_truss
 from .label_propagation import label_propagation
 from .local_clustering_coefficient import local_clustering_coefficient
 from .max_weight_matching import max_weight_matching
@@ -29,7 +30,7 @@ from .validate_bfs_tree import BFSTreeCheck, validate_bfs_tree
 __all__ = [
     "BFSTreeCheck", "BPTResult", "Graph", "InfluenceResult", "NegativeCycleError",
     "betweenness_centrality", "bfs_levels", "bfs_parents", "connected_components", "fused_bpt",
-    "influence_maximization", "label_propagation", "local_clustering_coefficient",
+    "influence_maximization", "k_truss", "label_propagation", "local_clustering_coefficient",
     "max_weight_matching", "pagerank", "pointer_jumping", "sssp", "triangle_count", "triangles",
     "validate_bfs_tree",
 ]

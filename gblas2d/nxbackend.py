@@ -7,12 +7,14 @@ NetworkX (3.2+) finds this backend through the ``networkx.backends`` entry point
     can_run(name, args, kwargs)     False, or a reason, for arguments gblas2d cannot honour
     convert_from_nx(G, ...)         G -> Gblas2dGraph: a gblas2d Matrix and the node list
     BackendInterface.<name>(...)    the algorithm on the Matrix; a dict keyed by G's nodes
+                                    (or what NetworkX returns: a number, lists, a graph)
 
 Under ``mpiexec -n P`` every rank holds the NetworkX graph the script built; rank r converts
 only edges r, r + P, r + 2P, ... of ``G.edges()`` and ``Matrix.from_coo(distributed=True)``
 sends each entry to the rank that owns it, so no rank builds the whole matrix. Results are
 gathered to every rank, so each rank gets the same dict. A backend call is collective: every
-rank must make it.
+rank must make it, and it does all its work at the call (the iterators NetworkX returns lazily,
+bfs_edges' and bfs_layers', come back computed).
 
 The conversion is a thin layer, as in graphblas-algorithms: the algorithms in
 ``gblas2d.algorithms`` take and return Matrix/Vector objects and know nothing of NetworkX; the
@@ -41,15 +43,19 @@ class Gblas2dGraph:
     symmetric for an undirected graph) and the node keys of its rows, in ``G``'s node order.
 
     ``graph`` is the NetworkX graph itself, which every rank holds; ``weight`` names the edge
-    attribute the values came from (None: every value is 1).
+    attribute the values came from (None: every value is 1). A graph computed here (a k-truss)
+    is a ``subgraph`` of ``graph``: its edges are those of ``graph`` that ``matrix`` holds, and
+    ``convert_to_nx`` makes it a NetworkX graph before it is returned (the functions here read
+    ``graph`` as their input's).
     """
 
     __networkx_backend__ = "gblas2d"
 
-    def __init__(self, graph, matrix, weight=None):
+    def __init__(self, graph, matrix, weight=None, *, subgraph=False):
         self.graph = graph
         self.matrix = matrix
         self.weight = weight
+        self.subgraph = subgraph
         self.nodes = list(graph)
 
     def __len__(self):
@@ -113,9 +119,11 @@ def convert_from_nx(graph, edge_attrs=None, node_attrs=None, preserve_edge_attrs
     cols = np.fromiter((index[e[1]] for e in share), np.int64, len(share))
     if weight:
         values = np.asarray([e[2] for e in share])
-        if values.dtype == object:
-            raise NotImplementedError(f"edge attribute {weight!r} has missing or non-numeric "
-                                      "values")
+        # a bad value may sit in one rank's share only: every rank raises
+        with grid.comm.agreed():
+            if values.dtype != bool and not np.issubdtype(values.dtype, np.number):
+                raise NotImplementedError(f"edge attribute {weight!r} has missing or "
+                                          "non-numeric values")
         dtype = None
     else:
         values, dtype = np.asarray(1), gb.dtypes.INT64
@@ -135,11 +143,27 @@ def convert_from_nx(graph, edge_attrs=None, node_attrs=None, preserve_edge_attrs
 
 
 def convert_to_nx(obj, *, name=None):
-    """The NetworkX graph of a ``Gblas2dGraph``; any other result (the dicts and numbers the
-    functions here return) as it is."""
+    """The NetworkX graph of a ``Gblas2dGraph`` (collective for a computed subgraph); any other
+    result (the dicts and numbers the functions here return) as it is."""
     if isinstance(obj, Gblas2dGraph):
-        return obj.graph
+        return _edge_subgraph(obj) if obj.subgraph else obj.graph
     return obj
+
+
+def _edge_subgraph(G):
+    """Collective. ``G.graph`` with only the edges ``G.matrix`` holds and the nodes they touch,
+    every attribute kept: ``G.graph.copy()`` less the rest, so nodes and neighbours keep
+    NetworkX's order (what nx.k_truss returns)."""
+    rows, cols, _ = G.matrix.to_coo()
+    rows, cols = rows.tolist(), cols.tolist()
+    kept = set(zip(rows, cols, strict=True))
+    touched = set(rows) | set(cols)
+    index = _index(G)
+    H = G.graph.copy()
+    H.remove_edges_from([(u, v) for u, v in G.graph.edges()
+                         if (index[u], index[v]) not in kept])
+    H.remove_nodes_from([v for i, v in enumerate(G.nodes) if i not in touched])
+    return H
 
 
 # ---- the functions dispatched, named and parametrized as in NetworkX ----
@@ -324,6 +348,247 @@ def _rescale(betweenness, n, normalized, directed, sampled):
             for v, b in betweenness.items()}
 
 
+def bfs_edges(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
+    """Collective. nx.bfs_edges in NetworkX's order (``_bfs_in_order``), computed at the call
+    and returned as an iterator of (parent, child) pairs."""
+    layers, parents = _bfs_in_order(G, [_bfs_source(G, source)],
+                                    _neighbor_order(G, reverse, sort_neighbors), depth_limit)
+    nodes = G.nodes
+    return iter([(nodes[p], nodes[v]) for layer, above in zip(layers[1:], parents, strict=True)
+                 for p, v in zip(above.tolist(), layer.tolist(), strict=True)])
+
+
+def bfs_tree(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
+    """Collective. nx.bfs_tree: the DiGraph of ``bfs_edges``, built as NetworkX builds it."""
+    T = nx.DiGraph()
+    T.add_node(source)
+    T.add_edges_from(bfs_edges(G, source, reverse, depth_limit, sort_neighbors))
+    return T
+
+
+def bfs_layers(G, sources):
+    """Collective. nx.bfs_layers, each layer in NetworkX's order (``_bfs_in_order``), computed
+    at the call and returned as an iterator of lists.
+
+    The first layer is ``list(set(sources))`` as in NetworkX; the order of a set of str keys
+    differs between processes (hash randomization), so under mpiexec every rank takes rank 0's.
+    """
+    graph = G.graph
+    if sources in graph:
+        sources = [sources]
+    first = list(set(sources))
+    for node in first:
+        if node not in graph:
+            raise nx.NetworkXError(f"The node {node} is not in the graph.")
+    if not first:
+        return iter([])
+    # the set's order of str keys is each process's own: rank 0's for all
+    first = G.matrix.grid.comm.bcast_object(first)
+    index = _index(G)
+    layers, _ = _bfs_in_order(G, [index[v] for v in first], _neighbor_order(G, False, None))
+    nodes = G.nodes
+    return iter([[nodes[v] for v in layer.tolist()] for layer in layers])
+
+
+def _bfs_source(G, source):
+    """The row of ``source``, or NetworkX's error for a missing one."""
+    if source not in G.graph:
+        kind = "digraph" if G.is_directed() else "graph"
+        raise nx.NetworkXError(f"The node {source} is not in the {kind}.")
+    return _index(G)[source]
+
+
+def _neighbor_order(G, reverse, sort_neighbors):
+    """Collective. O(u, v) = the place of v in the order NetworkX's BFS visits u's neighbours:
+    ``G[u]`` (its predecessors with ``reverse`` in a DiGraph), passed through ``sort_neighbors``
+    when given; a node listed twice keeps its first place. Rank r reads nodes r, r + P, ...;
+    an error there (in ``sort_neighbors``) is raised on every rank."""
+    graph = G.graph
+    neighbors = graph.pred if reverse and graph.is_directed() else graph.adj
+    index, n, grid = _index(G), len(G), G.matrix.grid
+    rows, cols, places = [], [], []
+    with grid.comm.agreed():
+        for u in itertools.islice(graph, grid.rank, None, grid.nprocs):
+            listed = iter(neighbors[u])
+            if sort_neighbors is not None:
+                listed = sort_neighbors(listed)
+            for place, v in enumerate(listed):
+                rows.append(index[u])
+                cols.append(index[v])
+                places.append(place)
+    return gb.Matrix.from_coo(np.array(rows, np.int64), np.array(cols, np.int64),
+                              np.array(places, np.int64), gb.dtypes.INT64, nrows=n, ncols=n,
+                              dup_op=gb.binary.min, distributed=True, grid=grid)
+
+
+def _bfs_in_order(G, first, O, depth_limit=None):
+    """Collective. The layers of a breadth-first search from the rows ``first`` (in order),
+    each in the order NetworkX's queue reaches it, and each later layer's parents.
+
+    NetworkX visits a layer in order and each vertex's neighbours in the order of O, so a new
+    vertex v comes after every vertex whose first parent comes earlier in the layer, and after
+    the earlier neighbours of the same parent: the key p(u) * n + O(u, v), least over the
+    parents u, orders the next layer. This is ``bfs_parents`` with that key in place of the
+    parent's id::
+
+        q(u)      = p(u) * n          p(u): u's place in the current layer
+        k<!seen>  = q min.plus O      the least key of each newly reached vertex
+        layer'    = the reached vertices by k;  parent = layer[k // n]
+        seen<k>   = true
+
+    ``depth_limit`` (None: n) bounds the layers after the first, as in NetworkX.
+    """
+    n = len(G)
+    limit = n if depth_limit is None else depth_limit
+    int64 = gb.dtypes.INT64
+    layer = np.asarray(first, np.int64)
+    layers, parents = [layer], []
+    # seen = the first layer
+    seen = gb.Vector.from_coo(layer, True, gb.dtypes.BOOL, size=n)
+    depth = 0
+    while depth < limit:
+        # q(layer[p]) = p * n
+        q = gb.Vector.from_coo(layer, np.arange(len(layer), dtype=np.int64) * n, int64, size=n)
+        # k<!seen> = q min.plus O
+        key = gb.Vector(int64, n)
+        key(~seen.S, replace=True) << q.vxm(O, gb.semiring.min_plus)
+        reached, keys = key.to_coo()
+        if len(reached) == 0:
+            break
+        order = np.argsort(keys)
+        parents.append(layer[keys[order] // n])
+        layer = reached[order].astype(np.int64)
+        layers.append(layer)
+        # seen<k> = true
+        seen(key.S) << True
+        depth += 1
+    return layers, parents
+
+
+def triangles(G, nodes=None):
+    """Collective. nx.triangles from ``algorithms.triangles``; ``nodes`` as NetworkX reads it
+    (one node: its count; an iterable: a dict of those in G, in its order)."""
+    return _at_nodes(G, G.to_dict(alg.triangles(G.matrix)), nodes)
+
+
+def clustering(G, nodes=None, weight=None):
+    """Collective. nx.clustering of an undirected graph without weights, from
+    ``algorithms.local_clustering_coefficient`` (Graphalytics' LCC, which is NetworkX's on a
+    symmetric matrix); 0, an int, where no triangle closes, as NetworkX."""
+    _refuse(_clustering_reason(G, weight))
+    lcc = G.to_dict(alg.local_clustering_coefficient(G.matrix))
+    return _at_nodes(G, {v: c or 0 for v, c in lcc.items()}, nodes)
+
+
+def average_clustering(G, nodes=None, weight=None, count_zeros=True):
+    """Collective. nx.average_clustering: NetworkX's sum over ``clustering``, in its order."""
+    c = clustering(G, nodes, weight).values()
+    if not count_zeros:
+        c = [v for v in c if abs(v) > 0]
+    return sum(c) / len(c)
+
+
+def transitivity(G):
+    """Collective. nx.transitivity, self loops ignored::
+
+        closed = sum(C), C<E> = E plus.pair E     the paths v -> w -> u closed by v -> u
+        triads = sum d .* (d - 1), d = E plus.pair 1
+        transitivity = closed / triads             (0 when closed is 0)
+
+    E is the pattern of A without the diagonal. For an undirected graph closed is 6 times
+    ``algorithms.triangle_count``, which counts each triangle once and is used instead.
+    """
+    if len(G) == 0:
+        return 0
+    A, int64 = G.matrix, gb.dtypes.INT64
+    plus_pair = gb.semiring.plus_pair[int64]
+    # E = pattern(A) without self loops
+    E = A.select(gb.select.offdiag).new(gb.dtypes.BOOL)
+    if G.is_directed():
+        # closed = sum(C), C<E> = E plus.pair E
+        closed = E.mxm(E, plus_pair).new(mask=E.S).reduce_scalar().new().value or 0
+    else:
+        closed = 6 * alg.triangle_count(A)
+    # d = E plus.pair 1
+    d = E.mxv(gb.Vector.from_scalar(1, len(G), int64), plus_pair).new()
+    # triads = sum d .* (d - 1)
+    triads = d.ewise_mult(d.apply(gb.binary.minus, right=1).new(), gb.binary.times).new() \
+        .reduce().value
+    return 0 if closed == 0 else int(closed) / int(triads)
+
+
+def _at_nodes(G, values, nodes):
+    """NetworkX's ``nodes`` argument on ``{node: value}``: all of it (None), one node's value,
+    or a dict of the nodes ``G.graph.nbunch_iter(nodes)`` gives, in its order."""
+    if nodes is None:
+        return values
+    if nodes in G.graph:
+        return values[nodes]
+    return {v: values[v] for v in G.graph.nbunch_iter(nodes)}
+
+
+def k_truss(G, k):
+    """Collective. nx.k_truss from ``algorithms.k_truss``, as NetworkX returns it: G's subgraph
+    (attributes kept) of the truss's edges and the nodes they touch. For k <= 2 every edge is
+    in the truss. Self loops raise NetworkXNotImplemented, as in NetworkX."""
+    _refuse(_k_reason(k))
+    A = G.matrix
+    if A.select(gb.select.diag).new().nvals:
+        raise nx.NetworkXNotImplemented(
+            "Input graph has self loops which is not permitted; "
+            "Consider using G.remove_edges_from(nx.selfloop_edges(G)).")
+    truss = alg.k_truss(A, k) if k >= 3 else A
+    return convert_to_nx(Gblas2dGraph(G.graph, truss, subgraph=True))
+
+
+def degree_centrality(G):
+    """Collective. nx.degree_centrality: NetworkX's degree (in + out; a self loop counted
+    twice) over n - 1::
+
+        d  = A plus.pair 1            out-degree (the degree, undirected)
+        d += 1 plus.pair B            B = A: the in-degree; undirected, B = diag(A): loops again
+    """
+    A, plus_pair = G.matrix, gb.semiring.plus_pair[gb.dtypes.INT64]
+    # d = A plus.pair 1
+    d = A.mxv(_ones(A), plus_pair).new()
+    B = A if G.is_directed() else A.select(gb.select.diag).new()
+    # d += 1 plus.pair B
+    d(accum=gb.binary.plus) << _ones(A).vxm(B, plus_pair)
+    return _per_other_node(G, d)
+
+
+def in_degree_centrality(G):
+    """Collective. nx.in_degree_centrality: ``d = 1 plus.pair A`` over n - 1."""
+    A = G.matrix
+    # d = 1 plus.pair A
+    d = _ones(A).vxm(A, gb.semiring.plus_pair[gb.dtypes.INT64]).new()
+    return _per_other_node(G, d)
+
+
+def out_degree_centrality(G):
+    """Collective. nx.out_degree_centrality: ``d = A plus.pair 1`` over n - 1."""
+    A = G.matrix
+    # d = A plus.pair 1
+    d = A.mxv(_ones(A), gb.semiring.plus_pair[gb.dtypes.INT64]).new()
+    return _per_other_node(G, d)
+
+
+def _ones(A):
+    return gb.Vector.from_scalar(1, A.nrows, gb.dtypes.INT64)
+
+
+def _per_other_node(G, d):
+    """Collective. ``{node: d * (1 / (n - 1))}``, as NetworkX scales (1 for every node when
+    n <= 1)."""
+    n = len(G)
+    if n <= 1:
+        return {v: 1 for v in G.nodes}
+    # c = 0, c<d> = d * (1 / (n - 1))
+    c = gb.Vector.from_scalar(0.0, n, gb.dtypes.FP64)
+    c(d.S) << d.apply(gb.binary.times, right=1.0 / (n - 1.0))
+    return G.to_dict(c)
+
+
 # ---- what can run ----
 
 def _pagerank_reason(alpha, personalization, max_iter, nstart, dangling):
@@ -352,6 +617,29 @@ def _betweenness_reason(k, n, weight, endpoints):
     if k is not None and (isinstance(k, bool) or not isinstance(k, numbers.Integral)
                           or not 1 <= k <= n):
         return f"k (={k}) must be an integer in [1, {n}]"
+    return None
+
+
+def _clustering_reason(G, weight):
+    if G.is_directed():
+        return "clustering of a directed graph (Fagiolo's) is not supported"
+    if weight is not None:
+        return "weighted clustering is not supported"
+    return None
+
+
+def _k_reason(k):
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+        return f"k (={k!r}) must be an integer"
+    return None
+
+
+def _bfs_reason(depth_limit, sort_neighbors):
+    if depth_limit is not None and (isinstance(depth_limit, bool)
+                                    or not isinstance(depth_limit, numbers.Real)):
+        return f"depth_limit (={depth_limit!r}) must be a number or None"
+    if sort_neighbors is not None and not callable(sort_neighbors):
+        return "sort_neighbors must be a function or None"
     return None
 
 
@@ -392,6 +680,12 @@ def can_run(name, args, kwargs):
         reason = _weight_reason(a["weight"])
     elif name == "betweenness_centrality":
         reason = _betweenness_reason(a["k"], len(G), a["weight"], a["endpoints"])
+    elif name in ("clustering", "average_clustering"):
+        reason = _clustering_reason(G, a["weight"])
+    elif name == "k_truss":
+        reason = _k_reason(a["k"])
+    elif name in ("bfs_edges", "bfs_tree"):
+        reason = _bfs_reason(a["depth_limit"], a["sort_neighbors"])
     else:
         reason = None
     return reason or True
@@ -411,14 +705,25 @@ class BackendInterface:
     can_run = staticmethod(can_run)
     should_run = staticmethod(should_run)
 
+    average_clustering = staticmethod(average_clustering)
     betweenness_centrality = staticmethod(betweenness_centrality)
+    bfs_edges = staticmethod(bfs_edges)
+    bfs_layers = staticmethod(bfs_layers)
+    bfs_tree = staticmethod(bfs_tree)
+    clustering = staticmethod(clustering)
     connected_components = staticmethod(connected_components)
+    degree_centrality = staticmethod(degree_centrality)
+    in_degree_centrality = staticmethod(in_degree_centrality)
     is_connected = staticmethod(is_connected)
     is_weakly_connected = staticmethod(is_weakly_connected)
+    k_truss = staticmethod(k_truss)
     number_connected_components = staticmethod(number_connected_components)
     number_weakly_connected_components = staticmethod(number_weakly_connected_components)
+    out_degree_centrality = staticmethod(out_degree_centrality)
     pagerank = staticmethod(pagerank)
     single_source_bellman_ford_path_length = staticmethod(single_source_bellman_ford_path_length)
     single_source_dijkstra_path_length = staticmethod(single_source_dijkstra_path_length)
     single_source_shortest_path_length = staticmethod(single_source_shortest_path_length)
+    transitivity = staticmethod(transitivity)
+    triangles = staticmethod(triangles)
     weakly_connected_components = staticmethod(weakly_connected_components)

@@ -1,14 +1,18 @@
 """The NetworkX backend "gblas2d" (gblas2d/nxbackend.py) against NetworkX's own answers.
 
 Each dispatched function runs on a few graphs (karate with its weights, a random graph with
-string node keys, a DiGraph with dangling nodes, a weighted graph) with ``backend="gblas2d"``
-and must equal NetworkX: floats within 1e-12 (betweenness) or NetworkX's pagerank tolerance,
-integers and sets exactly, dicts keyed by the original node keys.
+string node keys, a DiGraph with dangling nodes, a weighted graph, self loops) with
+``backend="gblas2d"`` and must equal NetworkX: floats within 1e-12 (betweenness, Dijkstra) or
+NetworkX's pagerank tolerance; integers, sets, the BFS's lists in their order, clustering's
+divisions and k_truss's graphs (attributes and neighbour order included) exactly; dicts keyed by
+the original node keys. A few of NetworkX's own test classes run against the backend, and an
+mpiexec script at 2 and 4 ranks checks that every rank gets the same answer.
 """
 
 import functools
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -153,6 +157,102 @@ def test_betweenness_centrality(graph, normalized, k):
                for v in want)
 
 
+def looped():
+    """Karate with self loops on three nodes and an isolated node."""
+    G = nx.karate_club_graph()
+    G.add_edges_from([(0, 0), (5, 5), (33, 33)])
+    G.add_node(34)
+    return G
+
+
+@pytest.mark.parametrize("graph", ALL)
+def test_bfs_in_networkx_order(graph):
+    G = ALL[graph]()
+    source, other = list(G)[0], list(G)[-1]
+    for kw in ({}, {"reverse": True}, {"sort_neighbors": sorted}, {"depth_limit": 2},
+               {"reverse": True, "sort_neighbors": functools.partial(sorted, reverse=True)}):
+        assert list(nx.bfs_edges(G, source, backend=B, **kw)) == \
+            list(nx.bfs_edges(G, source, **kw)), kw
+        got, want = nx.bfs_tree(G, source, backend=B, **kw), nx.bfs_tree(G, source, **kw)
+        assert list(got.edges) == list(want.edges) and list(got) == list(want), kw
+    for sources in (source, [source, other], [other, source, other]):
+        assert list(nx.bfs_layers(G, sources, backend=B)) == list(nx.bfs_layers(G, sources))
+
+
+def test_bfs_missing_source_raises_networkx_error():
+    G = nx.path_graph(["x", "y"])
+    for call in (lambda: nx.bfs_edges(G, "w", backend=B), lambda: nx.bfs_tree(G, "w", backend=B),
+                 lambda: next(nx.bfs_layers(G, ["x", "w"], backend=B))):
+        with pytest.raises(nx.NetworkXError, match="The node w is not in the graph"):
+            call()
+    assert list(nx.bfs_layers(G, [], backend=B)) == []
+
+
+CLUSTERED = {**UNDIRECTED, "self-loops": looped}
+
+
+@pytest.mark.parametrize("graph", CLUSTERED)
+def test_triangles_and_clustering(graph):
+    G = CLUSTERED[graph]()
+    some = [list(G)[3], list(G)[1], "missing"]
+    assert nx.triangles(G, backend=B) == nx.triangles(G)
+    assert nx.triangles(G, some, backend=B) == nx.triangles(G, some)
+    assert nx.triangles(G, some[0], backend=B) == nx.triangles(G, some[0])
+    for nodes in (None, some, some[0]):
+        assert nx.clustering(G, nodes, backend=B) == nx.clustering(G, nodes)
+    # the same divisions of the same integers, and NetworkX's int 0 where nothing closes
+    got, want = nx.clustering(G, backend=B), nx.clustering(G)
+    assert [type(c) for c in got.values()] == [type(c) for c in want.values()]
+    for kw in ({}, {"count_zeros": False}, {"nodes": some[:2]}):
+        if "count_zeros" in kw and not any(nx.triangles(G).values()):
+            # no nonzero coefficient to average: NetworkX divides by zero, and so do we
+            with pytest.raises(ZeroDivisionError):
+                nx.average_clustering(G, backend=B, **kw)
+            continue
+        assert nx.average_clustering(G, backend=B, **kw) == nx.average_clustering(G, **kw)
+    assert nx.transitivity(G, backend=B) == nx.transitivity(G)
+
+
+@pytest.mark.parametrize("graph", DIRECTED)
+def test_directed_transitivity(graph):
+    G = ALL[graph]()
+    G.add_edge(*list(G)[:2])
+    G.add_edge(list(G)[1], list(G)[1])
+    assert nx.transitivity(G, backend=B) == nx.transitivity(G)
+
+
+@pytest.mark.parametrize("graph", UNDIRECTED)
+def test_k_truss_is_networkx_subgraph(graph):
+    """Nodes, neighbours in order, and every attribute, as NetworkX's copy of G."""
+    G = ALL[graph]()
+    G.graph["name"] = graph
+    G.nodes[list(G)[0]]["color"] = "red"
+    for k in range(-1, 8):
+        got, want = nx.k_truss(G, k, backend=B), nx.k_truss(G, k)
+        assert type(got) is type(want) and got.graph == want.graph and list(got) == list(want)
+        assert [(v, list(got._adj[v].items())) for v in got] == \
+            [(v, list(want._adj[v].items())) for v in want], k
+        assert got._node == want._node
+
+
+def test_k_truss_refuses_self_loops():
+    with pytest.raises(nx.NetworkXNotImplemented, match="Input graph has self loops"):
+        nx.k_truss(looped(), 3, backend=B)
+
+
+@pytest.mark.parametrize("graph", {**CLUSTERED, **DIRECTED})
+def test_degree_centrality(graph):
+    G = {**CLUSTERED, **DIRECTED}[graph]()
+    assert nx.degree_centrality(G, backend=B) == nx.degree_centrality(G)
+    if G.is_directed():
+        G.add_edge(list(G)[2], list(G)[2])
+        assert nx.degree_centrality(G, backend=B) == nx.degree_centrality(G)
+        assert nx.in_degree_centrality(G, backend=B) == nx.in_degree_centrality(G)
+        assert nx.out_degree_centrality(G, backend=B) == nx.out_degree_centrality(G)
+    for H in (nx.Graph(), nx.empty_graph(["a"])):
+        assert nx.degree_centrality(H, backend=B) == nx.degree_centrality(H)
+
+
 @pytest.mark.parametrize("call", [
     lambda G: nx.pagerank(G, personalization={0: 1}, backend=B),
     lambda G: nx.pagerank(G, dangling={0: 1}, backend=B),
@@ -160,6 +260,12 @@ def test_betweenness_centrality(graph, normalized, k):
     lambda G: nx.betweenness_centrality(G, endpoints=True, backend=B),
     lambda G: nx.single_source_dijkstra_path_length(G, 0, weight=lambda u, v, d: 1, backend=B),
     lambda G: nx.pagerank(nx.MultiGraph(G), backend=B),
+    lambda G: nx.clustering(G.to_directed(), backend=B),
+    lambda G: nx.clustering(G, weight="weight", backend=B),
+    lambda G: nx.average_clustering(G, weight="weight", backend=B),
+    lambda G: nx.k_truss(G, 3.5, backend=B),
+    lambda G: nx.bfs_edges(G, 0, sort_neighbors="sorted", backend=B),
+    lambda G: nx.bfs_tree(G, 0, depth_limit="2", backend=B),
 ])
 def test_unsupported_arguments_raise_with_explicit_backend(call):
     """With backend="gblas2d" NetworkX tries no other backend: can_run's refusal is a
@@ -205,27 +311,94 @@ def test_registered_and_converts_both_ways():
     assert nx.pagerank(H) == pytest.approx(nx.pagerank(G), abs=1e-6)
 
 
+# NetworkX's own tests of the functions added last, and the functions they must dispatch
+NETWORKX_TESTS = [
+    "traversal.tests.test_bfs::TestBFS", "tests.test_cluster::TestTriangles",
+    "tests.test_cluster::TestClustering", "tests.test_cluster::TestTransitivity",
+    "tests.test_cluster::TestAverageClustering", "tests.test_core::TestCore::test_k_truss",
+    "centrality.tests.test_degree_centrality",
+]
+NETWORKX_TESTED = {
+    "average_clustering", "bfs_edges", "bfs_layers", "bfs_tree", "clustering",
+    "degree_centrality", "in_degree_centrality", "k_truss", "out_degree_centrality",
+    "transitivity", "triangles",
+}
+
+
+@pytest.mark.serial_only
+def test_networkx_own_tests_pass_on_the_backend(tmp_path):
+    """A few of NetworkX's test classes, run as docs/networkx.md says (NetworkX converts each
+    graph, calls gblas2d, and compares graphs it returns with its own): they pass, and the
+    log NetworkX writes shows each of the functions ran in gblas2d, not in the fallback."""
+    env = dict(os.environ, NETWORKX_TEST_BACKEND=B, NETWORKX_FALLBACK_TO_NX="True")
+    tests = [f"networkx.algorithms.{t}" for t in NETWORKX_TESTS]
+    done = subprocess.run([sys.executable, "-m", "pytest", "--pyargs", *tests, "-q",
+                           "-p", "no:cacheprovider", "-o", "log_cli=true",
+                           "--log-cli-level=DEBUG"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    ran = set(re.findall(r"Using backend 'gblas2d' for call to '(\w+)'", done.stdout))
+    assert ran >= NETWORKX_TESTED, NETWORKX_TESTED - ran
+
+
 SCRIPT = """
 import json, sys, networkx as nx
 from gblas2d import default_grid
+B = "gblas2d"
+nx.config.warnings_to_ignore.add("cache")
 G = nx.relabel_nodes(nx.karate_club_graph(), lambda v: f"n{v}")
+D = nx.relabel_nodes(nx.gnp_random_graph(30, 0.1, seed=4, directed=True), lambda v: f"d{v}")
 out = {
-    "pagerank": nx.pagerank(G, backend="gblas2d"),
-    "bc": nx.betweenness_centrality(G, k=5, backend="gblas2d"),
-    "sssp": nx.single_source_dijkstra_path_length(G, "n0", backend="gblas2d"),
-    "cc": sorted(map(sorted, nx.connected_components(G, backend="gblas2d"))),
+    "pagerank": nx.pagerank(G, backend=B),
+    "bc": nx.betweenness_centrality(G, k=5, backend=B),
+    "sssp": nx.single_source_dijkstra_path_length(G, "n0", backend=B),
+    "cc": sorted(map(sorted, nx.connected_components(G, backend=B))),
+    "bfs_edges": list(nx.bfs_edges(D, "d0", reverse=True, backend=B)),
+    "bfs_tree": list(nx.bfs_tree(G, "n5", depth_limit=2, backend=B).edges),
+    "bfs_layers": list(nx.bfs_layers(G, ["n0", "n33", "n16"], backend=B)),
+    "triangles": nx.triangles(G, backend=B),
+    "clustering": nx.clustering(G, backend=B),
+    "average_clustering": nx.average_clustering(G, backend=B),
+    "transitivity": [nx.transitivity(G, backend=B), nx.transitivity(D, backend=B)],
+    "k_truss": list(nx.k_truss(G, 4, backend=B).edges),
+    "degree": [nx.degree_centrality(D, backend=B), nx.in_degree_centrality(D, backend=B)],
     "share": default_grid().nprocs,
 }
+
+
+# fails on the one rank that reads n33's 17 neighbours
+def picky(neighbors):
+    neighbors = list(neighbors)
+    if len(neighbors) == 17:
+        raise ValueError("17 neighbours")
+    return neighbors
+
+
+try:
+    nx.bfs_edges(G, "n0", sort_neighbors=picky, backend=B)
+except ValueError as exc:
+    out["error"] = str(exc)
+# a weight only rank 1 converts is not a number
+W = nx.path_graph(6)
+nx.set_edge_attributes(W, 1.0, "weight")
+W[1][2]["weight"] = None
+try:
+    nx.single_source_dijkstra_path_length(W, 0, backend=B)
+except NotImplementedError:
+    out["refused"] = True
+# this process's own answer: a first layer of several str keys is in its set order
+mine = list(nx.bfs_layers(G, ["n0", "n33", "n16"]))
 with open(f"{sys.argv[1]}/rank{default_grid().rank}.json", "w") as f:
-    json.dump(out, f)
+    json.dump([out, mine], f)
 """
 
 
 @pytest.mark.mpi
 @pytest.mark.serial_only
-def test_same_result_on_every_rank_under_mpiexec(tmp_path):
-    """Two ranks each convert half of the edges; both get NetworkX's answer (bc with k=5 and
-    seed=None: rank 0's sample is used everywhere)."""
+@pytest.mark.parametrize("nprocs", [2, 4])
+def test_same_result_on_every_rank_under_mpiexec(tmp_path, nprocs):
+    """Each rank converts its share of the edges; every rank gets NetworkX's answer (bc with
+    k=5 and seed=None, and bfs_layers' first layer, as rank 0 has them), or the same error."""
     import json
 
     mpiexec = shutil.which("mpiexec", path=str(Path(sys.executable).parent)) or \
@@ -235,13 +408,26 @@ def test_same_result_on_every_rank_under_mpiexec(tmp_path):
     script = tmp_path / "nx_script.py"
     script.write_text(SCRIPT)
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
-    done = subprocess.run([mpiexec, "-n", "2", sys.executable, str(script), str(tmp_path)],
-                          env=env, capture_output=True, text=True, timeout=120)
+    done = subprocess.run([mpiexec, "-n", str(nprocs), sys.executable, str(script),
+                           str(tmp_path)], env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    first, second = (json.loads((tmp_path / f"rank{r}.json").read_text()) for r in (0, 1))
-    assert first == second and first["share"] == 2
+    results = [json.loads((tmp_path / f"rank{r}.json").read_text()) for r in range(nprocs)]
+    first, mine = results[0]
+    assert all(out == first for out, _ in results) and first["share"] == nprocs
+    # sort_neighbors failed, or a weight was not a number, on one rank: every rank raised
+    assert first["error"] == "17 neighbours" and first["refused"]
+    assert first["bfs_layers"] == mine
     G = nx.relabel_nodes(nx.karate_club_graph(), lambda v: f"n{v}")
+    D = nx.relabel_nodes(nx.gnp_random_graph(30, 0.1, seed=4, directed=True), lambda v: f"d{v}")
     want = nx.pagerank(G)
     assert all(abs(first["pagerank"][v] - want[v]) <= len(G) * 1e-6 for v in want)
     assert first["sssp"] == pytest.approx(nx.single_source_dijkstra_path_length(G, "n0"))
     assert first["cc"] == [sorted(G)]
+    assert first["bfs_edges"] == [list(e) for e in nx.bfs_edges(D, "d0", reverse=True)]
+    assert first["bfs_tree"] == [list(e) for e in nx.bfs_tree(G, "n5", depth_limit=2).edges]
+    assert first["triangles"] == nx.triangles(G)
+    assert first["clustering"] == nx.clustering(G)
+    assert first["average_clustering"] == nx.average_clustering(G)
+    assert first["transitivity"] == [nx.transitivity(G), nx.transitivity(D)]
+    assert first["k_truss"] == [list(e) for e in nx.k_truss(G, 4).edges]
+    assert first["degree"] == [nx.degree_centrality(D), nx.in_degree_centrality(D)]
