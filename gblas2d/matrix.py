@@ -813,7 +813,7 @@ def _positional_ewise(a, b, binop, kind, types, defaults, out_type):
 
     def structure(kind):
         block = backends.get().ewise_block(a._block, b._block, binary.first, kind, types,
-                                           types[0], defaults)
+                                           out_type.np_type, defaults)
         return block if isinstance(block, Block) else \
             Block.from_keys(a._block.nrows, a._block.ncols, *block)
 

@@ -390,7 +390,8 @@ class Vector(Container):
                 # for both operands; where one operand alone has an entry, ewise_add keeps its
                 # value (cast), as GraphBLAS does.
                 defaults = (left_default, right_default)
-                piece = ewise(a._piece, b._piece, binary.first, kind, types, types[0], defaults)
+                piece = ewise(a._piece, b._piece, binary.first, kind, types, out_type.np_type,
+                              defaults)
                 idx, values = piece.entries()
                 both = idx if kind != "add" else ewise(
                     a._piece, b._piece, binary.first, "mult", types, types[0]).entries()[0]
