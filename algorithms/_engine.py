@@ -155,6 +155,16 @@ def check_square(A, what):
             f"(={A.ncols})")
 
 
+def check_count(value, name, minimum, rule):
+    """``value`` as an int after checking it is an integer (TypeError) of at least ``minimum``
+    (InvalidValue saying ``name (=value) must be {rule}``)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
+    if value < minimum:
+        raise exceptions.InvalidValue(f"{name} (={value}) must be {rule}")
+    return int(value)
+
+
 def check_vertex(A, vertex, what="source"):
     """``vertex`` as an int after checking it is an integer in ``[0, A.nrows)``."""
     if isinstance(vertex, bool) or not isinstance(vertex, numbers.Integral):

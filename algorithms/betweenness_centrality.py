@@ -37,13 +37,10 @@ product (as large) and three element-wise operations. Memory: the levels F_d, O(
 all, for a batch of k sources at most n * k entries.
 """
 
-import numbers
 
 import numpy as np
 
-from gblas2d import exceptions
-
-from ._engine import check_sources, engine
+from ._engine import check_count, check_sources, engine
 from .graph import as_graph
 
 __all__ = ["betweenness_centrality"]
@@ -85,10 +82,7 @@ def betweenness_centrality(A, sources=None, *, batch_size=64, directed=True):
         sources = np.arange(n, dtype=np.int64)
     else:
         sources, _ = check_sources(A, sources)
-    if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral):
-        raise TypeError(f"batch_size must be an integer, got {type(batch_size).__name__}")
-    if batch_size < 1:
-        raise exceptions.InvalidValue(f"batch_size (={batch_size}) must be a positive integer")
+    batch_size = check_count(batch_size, "batch_size", 1, "a positive integer")
     # c = 0
     c = ns.Vector.from_scalar(0.0, n, ns.dtypes.FP64)
     # A^T, formed once (kept on the Graph): the forward product reads A by columns

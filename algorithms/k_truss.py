@@ -34,11 +34,9 @@ check (one transpose, an all-to-all of O(nnz/P) words). The number of iterations
 the number of edges dropped plus one; a few on most graphs.
 """
 
-import numbers
 
-from gblas2d import exceptions
 
-from ._engine import engine
+from ._engine import check_count, engine
 from .graph import as_graph
 from .triangle_count import _symmetric_pattern
 
@@ -74,10 +72,7 @@ def k_truss(A, k):
     """
     G = as_graph(A, "k_truss")
     A, ns = G.A, engine(G.A)
-    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
-        raise TypeError(f"k must be an integer, got {type(k).__name__}")
-    if k < 3:
-        raise exceptions.InvalidValue(f"k (={k}) must be at least 3")
+    k = check_count(k, "k", 3, "at least 3")
     plus_pair = ns.semiring.plus_pair[ns.dtypes.INT64]
     # S = pattern(A) without self loops
     S = _symmetric_pattern(ns, A, "k_truss")

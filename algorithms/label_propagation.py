@@ -38,11 +38,10 @@ entries (O(nnz/P) work, O(n/R) words), O(n/P) vector work, and the build of L fr
 (``from_vectors``: each rank sends its own n/P (vertex, label) pairs to their owners).
 """
 
-import numbers
 
 from gblas2d import exceptions
 
-from ._engine import engine
+from ._engine import check_count, engine
 from .graph import as_graph
 
 __all__ = ["label_propagation"]
@@ -79,10 +78,7 @@ def label_propagation(A, max_iter=10):
     """
     G = as_graph(A, "label_propagation")
     A, ns = G.A, engine(G.A)
-    if isinstance(max_iter, bool) or not isinstance(max_iter, numbers.Integral):
-        raise TypeError(f"max_iter must be an integer, got {type(max_iter).__name__}")
-    if max_iter < 0:
-        raise exceptions.InvalidValue(f"max_iter (={max_iter}) must be a non-negative integer")
+    max_iter = check_count(max_iter, "max_iter", 0, "a non-negative integer")
     n = A.nrows
     if n > MAX_VERTICES:
         raise exceptions.InvalidValue(
