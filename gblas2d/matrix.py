@@ -538,6 +538,20 @@ class Matrix(Container):
     def ndim(self):
         return 2
 
+    def wait(self, how="materialize"):
+        """Nothing to wait for: every operation has completed when its call returns (python-
+        graphblas's ``wait`` finishes pending work)."""
+        if how not in ("materialize", "complete"):
+            raise ValueError(f'`how` argument must be "materialize" or "complete"; got {how!r}')
+        return self
+
+    @collective
+    def to_edgelist(self, dtype=None, *, values=True, sort=True):
+        """Collective. ``(edges, values)``: a (nvals, 2) array of (row, column), by row, and
+        the values (None when ``values=False``), on every rank."""
+        rows, cols, vals = self.to_coo(dtype)
+        return np.column_stack([rows, cols]), vals if values else None
+
     @collective
     def __iter__(self):
         """Collective. The (row, column) of each stored entry, by row (``list(A)``, as in

@@ -50,6 +50,14 @@ class Scalar:
         return 0 if self._value is None else 1
 
     @property
+    def shape(self):
+        return ()
+
+    @property
+    def ndim(self):
+        return 0
+
+    @property
     def is_empty(self):
         return self._value is None
 

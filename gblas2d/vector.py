@@ -196,6 +196,27 @@ class Vector(Container):
     def ndim(self):
         return 1
 
+    def wait(self, how="materialize"):
+        """Nothing to wait for: every operation has completed when its call returns."""
+        if how not in ("materialize", "complete"):
+            raise ValueError(f'`how` argument must be "materialize" or "complete"; got {how!r}')
+        return self
+
+    @classmethod
+    @collective
+    def from_pairs(cls, pairs, dtype=None, *, size=None, dup_op=None, name=None, grid=None):
+        """Collective. From (index, value) pairs given identically on every rank."""
+        pairs = list(pairs)
+        return cls.from_coo(np.array([p[0] for p in pairs], dtype=np.int64),
+                            np.array([p[1] for p in pairs]), dtype=dtype, size=size,
+                            dup_op=dup_op, name=name, grid=grid)
+
+    @collective
+    def get(self, index, default=None):
+        """Collective. The value at ``index``, or ``default`` when none is stored."""
+        value = self[index].value
+        return default if value is None else value
+
     @classmethod
     @collective
     def from_scalar(cls, value, size, dtype=None, *, name=None, grid=None):

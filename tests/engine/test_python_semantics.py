@@ -191,6 +191,10 @@ CONSTRUCTORS = [
     "L.Matrix.from_dicts({0: {1: 2}}, order='columnwise', nrows=3, ncols=3)",
     "L.Vector.from_dict({0: 1, 3: 2}, size=5)", "x.to_dicts()", "x.to_dicts('columnwise')",
     "y.to_dicts()", "x.get(0, 1)", "x.get(2, 2, -1)", "x.ndim", "x.T[1, 0].value",
+    "[a.tolist() for a in x.to_edgelist()]", "x.to_edgelist(values=False)[1]", "x.wait()",
+    "L.Vector.from_pairs([(0, 1.5), (3, 2.0)], size=5)", "L.Vector.from_coo([1], [4]).get(1)",
+    "L.Vector.from_coo([1], [4], size=3).get(2, 'none')", "L.Vector(int, 3).ndim",
+    "L.Scalar.from_value(1).shape", "L.Scalar.from_value(1).ndim",
 ]
 ELEMENT_WRITES = ["x[0, 0] = 7", "x[0, 1] = 9", "x[5, 5] = True",
                   "x(accum=L.binary.plus)[1, 4] << 10", "x(accum=L.binary.max)[3, 3] << 0",
