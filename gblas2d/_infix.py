@@ -32,9 +32,10 @@ from .semirings import binary, unary
 from .semirings._base import BinaryOp
 from .semirings.dtypes import BOOL
 
-__all__ = ["EwisePair", "InPlace", "Infix", "ScalarLike", "call_op"]
+__all__ = ["EwisePair", "InPlace", "Infix", "ScalarLike", "call_op", "numpy_mod"]
 
-_mod = BinaryOp("numpy.mod", np.mod)
+# ``%``: python-graphblas's binary.numpy.mod
+numpy_mod = BinaryOp("numpy.mod", np.mod)
 
 
 def _operand(obj):
@@ -151,10 +152,10 @@ class Infix:
         return call_op(other, self, binary.pow)
 
     def __mod__(self, other):
-        return call_op(self, other, _mod)
+        return call_op(self, other, numpy_mod)
 
     def __rmod__(self, other):
-        return call_op(other, self, _mod)
+        return call_op(other, self, numpy_mod)
 
     def __xor__(self, other):
         return _only_bool(call_op(self, other, binary.lxor, "add"), "^", "ewise_add")

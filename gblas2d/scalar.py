@@ -2,6 +2,12 @@
 
 Scalars are the results of reductions and the bound values of ``apply``; every operation that
 makes one agrees on its value first, so a Scalar is replicated and reading it is local.
+
+Arithmetic on Scalars (``s + 1``, ``s * t``, ``-s``, ``s < 3``, ``s.apply(op)``,
+``s.ewise_add(t, op)``) has python-graphblas's meaning: element-wise on one-entry objects, so
+``+`` is a union (an empty Scalar plus 1 is 1), ``-`` a union with zero defaults, ``*`` and the
+comparisons an intersection (empty if either is). Each builds a lazy ``ScalarExpression``, and
+runs as the same operation on one-entry Vectors: collective, like a reduction.
 """
 
 import numbers
@@ -9,13 +15,143 @@ import numbers
 import numpy as np
 
 from ._expr import ScalarExpression
-from ._infix import ScalarLike
-from .semirings.dtypes import FP64, lookup_dtype
+from ._infix import EwisePair, ScalarLike, call_op, numpy_mod
+from .grid import default_grid
+from .semirings import binary, monoid, unary
+from .semirings.dtypes import BOOL, FP64, lookup_dtype
+from .vector import Vector
 
 __all__ = ["Scalar"]
 
+def _lift(x):
+    """A one-entry Vector holding the Scalar, lazy scalar or number ``x`` (no entry for an empty
+    Scalar), or None for anything else (a Vector or Matrix operand takes its own path)."""
+    if isinstance(x, ScalarLike) and not isinstance(x, Scalar):
+        x = x.new()
+    if isinstance(x, Scalar):
+        out = Vector(x.dtype, 1)
+        if x.value is not None:
+            out[0] = x.value
+        return out
+    if isinstance(x, (numbers.Number, np.bool_)):
+        return Vector.from_coo([0], [x], size=1)
+    return None
 
-class Scalar:
+
+def _lower(expr, method):
+    """The one-entry Vector expression ``expr`` as a lazy Scalar."""
+    return ScalarExpression(method, (), expr.dtype, lambda: expr.new()[0].value, default_grid())
+
+
+def _binary(left, right, op, kind="mult"):
+    a, b = _lift(left), _lift(right)
+    if a is None or b is None:
+        return NotImplemented
+    return _lower(call_op(a, b, op, kind), op.name)
+
+
+class _Arithmetic:
+    """Python's operators and python-graphblas's element-wise methods for a Scalar and a lazy
+    scalar (``ScalarExpression`` takes them too)."""
+
+    def __add__(self, other):
+        return _binary(self, other, binary.plus, "add")
+
+    def __radd__(self, other):
+        return _binary(other, self, binary.plus, "add")
+
+    def __sub__(self, other):
+        return _binary(self, other, binary.minus, "union")
+
+    def __rsub__(self, other):
+        return _binary(other, self, binary.minus, "union")
+
+    def __mul__(self, other):
+        return _binary(self, other, binary.times)
+
+    def __rmul__(self, other):
+        return _binary(other, self, binary.times)
+
+    def __truediv__(self, other):
+        return _binary(self, other, binary.truediv)
+
+    def __rtruediv__(self, other):
+        return _binary(other, self, binary.truediv)
+
+    def __floordiv__(self, other):
+        return _binary(self, other, binary.floordiv)
+
+    def __rfloordiv__(self, other):
+        return _binary(other, self, binary.floordiv)
+
+    def __pow__(self, other):
+        return _binary(self, other, binary.pow)
+
+    def __rpow__(self, other):
+        return _binary(other, self, binary.pow)
+
+    def __mod__(self, other):
+        return _binary(self, other, numpy_mod)
+
+    def __rmod__(self, other):
+        return _binary(other, self, numpy_mod)
+
+    def __lt__(self, other):
+        return _binary(self, other, binary.lt)
+
+    def __le__(self, other):
+        return _binary(self, other, binary.le)
+
+    def __gt__(self, other):
+        return _binary(self, other, binary.gt)
+
+    def __ge__(self, other):
+        return _binary(self, other, binary.ge)
+
+    def __or__(self, other):
+        return _lower(EwisePair(_lift(self), _lift(other), "add")._as_expression(), "lor")
+
+    def __and__(self, other):
+        return _lower(EwisePair(_lift(self), _lift(other), "mult")._as_expression(), "land")
+
+    def __xor__(self, other):
+        a, b = _lift(self), _lift(other)
+        if a is None or b is None or a.dtype != BOOL or b.dtype != BOOL:
+            raise TypeError("`x ^ y` is only valid for BOOL scalars")
+        return _lower(a.ewise_add(b, binary.lxor), "lxor")
+
+    def __neg__(self):
+        return self.apply(unary.ainv)
+
+    def __abs__(self):
+        return self.apply(unary.abs)
+
+    def __invert__(self):
+        if self.dtype != BOOL:
+            raise TypeError(f"The invert operator, `~`, is not supported for {self.dtype} "
+                            "dtype.  It is only supported for BOOL dtype.")
+        return self.apply(unary.lnot)
+
+    def apply(self, op, right=None, *, left=None):
+        """``op`` applied to the value (a unary op, or a binary op with one bound scalar)."""
+        return _lower(_lift(self).apply(op, right, left=left), "apply")
+
+    def select(self, op, thunk=None):
+        """The value if the select op keeps it, else empty."""
+        return _lower(_lift(self).select(op, thunk), "select")
+
+    def ewise_add(self, other, op=monoid.plus):
+        return _lower(_lift(self).ewise_add(_lift(other), op), "ewise_add")
+
+    def ewise_mult(self, other, op=binary.times):
+        return _lower(_lift(self).ewise_mult(_lift(other), op), "ewise_mult")
+
+    def ewise_union(self, other, op, left_default, right_default):
+        return _lower(_lift(self).ewise_union(_lift(other), op, left_default, right_default),
+                      "ewise_union")
+
+
+class Scalar(_Arithmetic):
     """A typed value that may be empty.
 
     Examples
@@ -66,6 +202,45 @@ class Scalar:
 
     def get(self, default=None):
         return default if self._value is None else self.value
+
+    def dup(self, dtype=None, *, clear=False, name=None):
+        """A copy, cast to ``dtype`` if given (emptied with ``clear``)."""
+        out = Scalar(self.dtype if dtype is None else dtype, name=name)
+        if not clear and self._value is not None:
+            out.value = self.value
+        return out
+
+    def wait(self, how="materialize"):
+        """Nothing to wait for: the value is there."""
+        return self
+
+    def __lshift__(self, other):
+        """``s << expr``: the value of a lazy scalar (collective), a Scalar or a number, cast
+        to this Scalar's type; an empty one empties it."""
+        if isinstance(other, ScalarLike) and not isinstance(other, Scalar):
+            other = other.new()
+        value = other.value if isinstance(other, Scalar) else other
+        if value is None:
+            self._value = None
+        else:
+            self.value = value
+
+    def update(self, other):
+        self << other
+
+    def isclose(self, other, *, rel_tol=1e-7, abs_tol=0.0, check_dtype=False):
+        """Whether ``other`` holds a value within tolerance, or is empty too."""
+        if isinstance(other, ScalarLike) and not isinstance(other, Scalar):
+            other = other.new()
+        if not isinstance(other, Scalar):
+            other = Scalar.from_value(other) if other is not None else Scalar(self.dtype)
+            check_dtype = False
+        if check_dtype and self.dtype != other.dtype:
+            return False
+        if self._value is None or other._value is None:
+            return self._value is None and other._value is None
+        return bool(np.isclose(self.value, other.value, rtol=rel_tol, atol=abs_tol,
+                               equal_nan=True))
 
     def isequal(self, other, *, check_dtype=False):
         """Whether ``other`` (a Scalar, a Python or numpy scalar, or None) holds the same value,
@@ -119,3 +294,7 @@ class Scalar:
 
 
 ScalarExpression.output_class = Scalar
+# A lazy scalar takes the same operators and methods (``(s + 1) * 2``, ``v.reduce().apply(op)``).
+for _name, _method in vars(_Arithmetic).items():
+    if callable(_method) and _name != "__doc__":
+        setattr(ScalarExpression, _name, _method)

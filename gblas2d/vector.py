@@ -612,9 +612,7 @@ class _VectorIndexExpr(Infix):
     def new(self, dtype=None, *, mask=None, name=None):
         """Collective. The extracted Vector (or Scalar for one element)."""
         if self._is_element():
-            from .scalar import Scalar
-
-            out = Scalar(dtype or self.parent.dtype, name=name)
+            out = ScalarExpression.output_class(dtype or self.parent.dtype, name=name)
             value = self.value
             if value is not None:
                 out.value = value
