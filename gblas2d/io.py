@@ -1,4 +1,5 @@
-"""Conversions between gblas2d objects and SciPy / python-graphblas objects, and files.
+"""Conversions between gblas2d objects and SciPy / python-graphblas / NetworkX objects, and
+files.
 
 The input object must be the same on every rank (each keeps its own part, no communication);
 outputs are built on every rank from a gather. The file readers and writers (Matrix Market,
@@ -15,8 +16,9 @@ from .grid import collective
 from .matrix import Matrix
 from .vector import Vector
 
-__all__ = ["from_graphblas", "from_scipy_sparse", "load", "mmread", "mmwrite", "read_edgelist",
-           "read_graphalytics", "save", "to_graphblas", "to_scipy_sparse"]
+__all__ = ["from_graphblas", "from_networkx", "from_scipy_sparse", "load", "mmread", "mmwrite",
+           "read_edgelist", "read_graphalytics", "save", "to_graphblas", "to_networkx",
+           "to_scipy_sparse"]
 
 
 @collective
@@ -58,3 +60,33 @@ def to_graphblas(obj):
                                          ncols=obj.ncols)
     idx, v = obj.to_coo()
     return graphblas.Vector.from_coo(idx, v, dtype=obj.dtype.np_type, size=obj.size)
+
+
+@collective
+def from_networkx(G, nodelist=None, dtype=None, weight="weight", name=None, *, grid=None):
+    """Collective. The square adjacency Matrix of a NetworkX graph given on every rank: rows and
+    columns in ``nodelist`` order (G's own by default), values the ``weight`` attribute (1
+    where an edge has none; None for 1 everywhere), as python-graphblas's. Every rank reads the
+    whole graph; the NetworkX backend (``nx.pagerank(G, backend="gblas2d")``) converts each
+    rank's share only."""
+    import networkx as nx
+
+    A = nx.to_scipy_sparse_array(G, nodelist=nodelist, dtype=dtype, weight=weight)
+    return from_scipy_sparse(A, name=name, grid=grid)
+
+
+@collective
+def to_networkx(m, edge_attribute="weight"):
+    """Collective. A NetworkX DiGraph of the square Matrix ``m`` on every rank: one edge per
+    entry, its value as the ``edge_attribute`` (None: no attribute). As python-graphblas's, the
+    nodes are the rows and columns of the entries; a vertex of no edge is left out."""
+    import networkx as nx
+
+    rows, cols, values = m.to_coo()
+    G = nx.DiGraph()
+    if edge_attribute is None:
+        G.add_edges_from(zip(rows.tolist(), cols.tolist(), strict=True))
+    else:
+        G.add_weighted_edges_from(zip(rows.tolist(), cols.tolist(), values.tolist(), strict=True),
+                                  weight=edge_attribute)
+    return G
