@@ -10,7 +10,7 @@ The public API is a subset of python-graphblas::
 The same script runs on one process and under ``mpiexec -n P``.
 """
 
-from . import backends, exceptions, generators, io
+from . import agg, backends, exceptions, generators, io
 from ._expr import Mask, MatrixExpression, ScalarExpression, VectorExpression, replace
 from ._products import trace
 from .comm import recording, set_debug, stats
@@ -24,7 +24,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Grid", "Mask", "Matrix", "MatrixExpression", "Scalar", "ScalarExpression", "Vector",
-    "VectorExpression", "backends", "binary", "default_grid", "dtypes", "exceptions", "generators",
-    "indexunary", "io", "monoid", "recording", "replace", "select", "semiring",
+    "VectorExpression", "agg", "backends", "binary", "default_grid", "dtypes", "exceptions",
+    "generators", "indexunary", "io", "monoid", "recording", "replace", "select", "semiring",
     "set_debug", "set_default_grid", "stats", "trace", "unary",
 ]

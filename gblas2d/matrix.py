@@ -27,6 +27,7 @@ from ._infix import Infix, ScalarLike
 from ._inputs import FirstOnlyMonoid, agreed_dtype, checked, is_position, scalar_dtype
 from ._kernels import reduce_sorted, run_starts
 from ._piece import Piece
+from .agg import Aggregator
 from .exceptions import (
     DimensionMismatch,
     DomainMismatch,
@@ -667,15 +668,22 @@ class Matrix(Container):
         return VectorExpression(name, (self, mon), out_type, n, compute, self.grid)
 
     def reduce_rowwise(self, op=monoid.plus):
-        """Collective when computed. w(i) = (+)_j A(i, j); a fold along row_comm."""
+        """Collective when computed. w(i) = (+)_j A(i, j); a fold along row_comm. ``op``: a
+        monoid or an aggregator (``gb.agg``)."""
+        if isinstance(op, Aggregator):
+            return op.reduce(self, "reduce_rowwise")
         return self._reduce_axis(op, "row")
 
     def reduce_columnwise(self, op=monoid.plus):
         """Collective when computed. w(j) = (+)_i A(i, j); a fold along col_comm."""
+        if isinstance(op, Aggregator):
+            return op.reduce(self, "reduce_columnwise")
         return self._reduce_axis(op, "col")
 
     def reduce_scalar(self, op=monoid.plus, *, allow_empty=True):
         """Collective when computed. (+) of every entry, as a Scalar expression."""
+        if isinstance(op, Aggregator):
+            return op.reduce(self, "reduce_scalar", allow_empty=allow_empty)
         mon = as_op(op, "monoid")
         out_type = check_domain(mon, self.dtype)
         a = self
@@ -817,6 +825,7 @@ def _sort_keys(keys, vals, *, stable=True):
         return keys, vals
     order = np.argsort(keys, kind="stable" if stable else None)
     return keys[order], vals[order]
+
 
 
 

@@ -25,6 +25,7 @@ from ._expr import (
 from ._infix import Infix, ScalarLike
 from ._inputs import FirstOnlyMonoid, agreed_dtype, checked, is_position, scalar_dtype
 from ._piece import Piece, PieceMask, Write, accumulated, ewise, write
+from .agg import Aggregator
 from .exceptions import EmptyObject, IndexOutOfBound, InvalidValue
 from .grid import collective, default_grid
 from .semirings import binary, monoid, semiring
@@ -475,7 +476,10 @@ class Vector(Container):
 
     # ---- reductions ----
     def reduce(self, op=monoid.plus, *, allow_empty=True):
-        """Reduce all entries with a monoid to a Scalar expression."""
+        """Reduce all entries with a monoid (or an aggregator, ``gb.agg``) to a Scalar
+        expression."""
+        if isinstance(op, Aggregator):
+            return op.reduce(self, "reduce", allow_empty=allow_empty)
         mon = as_op(op, "monoid")
         out_type = check_domain(mon, self.dtype)
         a = self
