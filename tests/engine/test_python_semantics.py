@@ -232,7 +232,8 @@ SCALAR_ARITHMETIC = [
     "s.ewise_add(e, L.binary.plus)", "s.ewise_mult(e, L.binary.plus)",
     "s.ewise_union(e, L.binary.minus, 0, 10)", "s.dup()", "s.dup(dtype='INT64')", "e.dup()",
     "s.isclose(2.0000001)", "e.isclose(None)", "s.shape", "s.ndim",
-    "(lambda x: (x << t + 1, x.value))(L.Scalar(int))", "(lambda x: (x.update(e), x.value))(s.dup())",
+    "(lambda x: (x << t + 1, x.value))(L.Scalar(int))",
+    "(lambda x: (x.update(e), x.value))(s.dup())",
 ]
 
 
