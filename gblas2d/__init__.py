@@ -16,6 +16,7 @@ from ._products import trace
 from .comm import recording, set_debug, stats
 from .grid import Grid, default_grid, set_default_grid
 from .matrix import Matrix
+from .recorder import Recorder
 from .scalar import Scalar
 from .semirings import binary, dtypes, indexunary, monoid, select, semiring, unary
 from .vector import Vector
@@ -23,7 +24,8 @@ from .vector import Vector
 __version__ = "0.1.0"
 
 __all__ = [
-    "Grid", "Mask", "Matrix", "MatrixExpression", "Scalar", "ScalarExpression", "Vector",
+    "Grid", "Mask", "Matrix", "MatrixExpression", "Recorder", "Scalar", "ScalarExpression",
+    "Vector",
     "VectorExpression", "agg", "backends", "binary", "default_grid", "dtypes", "exceptions",
     "generators", "indexunary", "io", "monoid", "recording", "replace", "select", "semiring",
     "set_debug", "set_default_grid", "stats", "trace", "unary",

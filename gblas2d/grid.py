@@ -12,7 +12,7 @@ import os
 
 import numpy as np
 
-from .comm import Comm
+from .comm import Comm, stats
 
 __all__ = ["Grid", "collective", "default_grid", "set_default_grid"]
 
@@ -183,6 +183,9 @@ class Grid:
 
 
 _default = []
+# The active gb.Recorder objects (recorder.py), which hear of every outermost public call.
+recorders = []
+_recording = [False]
 # Whether a grid of several ranks exists: until then a public call needs no agreement.
 _distributed = [False]
 # Whether a public collective call is under way (the calls it makes are part of it).
@@ -199,6 +202,8 @@ def collective(function):
     def call(*args, **kwargs):
         if not _default:
             default_grid()  # a program's first call: so that it knows whether ranks are many
+        if recorders and not _recording[0]:
+            return _recorded(call, function.__qualname__, args, kwargs)
         if _inside[0] or not _distributed[0]:
             return function(*args, **kwargs)
         _inside[0] = True
@@ -213,6 +218,19 @@ def collective(function):
         return result
 
     return call
+
+
+def _recorded(call, name, args, kwargs):
+    """``call`` with the collectives it makes told to every active Recorder."""
+    before = {key: list(row) for key, row in stats().totals.items()}
+    _recording[0] = True
+    try:
+        return call(*args, **kwargs)
+    finally:
+        _recording[0] = False
+        after = stats().totals
+        for recorder in list(recorders):
+            recorder.record(name, before, after)
 
 
 def _world_of(args, kwargs):
