@@ -54,7 +54,7 @@ def betweenness_centrality(A, sources=None, *, batch_size=64, directed=True):
 
     Parameters
     ----------
-    A : Matrix or Graph (whose cached transpose and degrees it uses)
+    A : Matrix or Graph (whose cached transpose it uses)
         Square adjacency matrix; only its pattern is used (self loops change nothing).
     sources : None, int or sequence of int
         The sources whose dependencies are summed; None (every vertex) gives the exact

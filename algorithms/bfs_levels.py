@@ -34,7 +34,7 @@ def bfs_levels(A, source):
 
     Parameters
     ----------
-    A : Matrix or Graph (whose cached transpose and degrees it uses)
+    A : Matrix or Graph (whose cached transpose it uses)
         Square adjacency matrix; only its pattern is used.
     source : int or sequence of int
         One source, or several to search from at once.

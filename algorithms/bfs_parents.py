@@ -32,7 +32,7 @@ def bfs_parents(A, source):
 
     Parameters
     ----------
-    A : Matrix or Graph (whose cached transpose and degrees it uses)
+    A : Matrix or Graph (whose cached transpose it uses)
         Square adjacency matrix (``A[i, j]``: edge i -> j); only its pattern is used.
     source : int or sequence of int
         One root, or several to search from at once.

@@ -55,7 +55,7 @@ def connected_components(A, method="fastsv"):
 
     Parameters
     ----------
-    A : Matrix or Graph (whose cached transpose and degrees it uses)
+    A : Matrix or Graph (whose cached transpose it uses)
         Square adjacency matrix; only its pattern is used, and edge directions are ignored.
     method : {"fastsv", "label_propagation"}
 

@@ -154,7 +154,7 @@ def fused_bpt(A, sources, probability=0.1, seed=0, *, fused=True):
 
     Parameters
     ----------
-    A : Matrix or Graph (whose cached transpose and degrees it uses)
+    A : Matrix or Graph
         Square; ``A[u, v]`` is the edge u -> v (u can activate v).
     sources : int or sequence of int
         One source per color; a source may repeat (each repeat is its own sample).

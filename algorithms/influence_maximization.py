@@ -54,7 +54,7 @@ def influence_maximization(A, k, *, samples=4096, probability=0.1, seed=0):
 
     Parameters
     ----------
-    A : Matrix or Graph (whose cached transpose and degrees it uses)
+    A : Matrix or Graph
         Square; ``A[u, v]`` is the edge u -> v (u can activate v).
     k : int
         How many seeds, at most the number of vertices.

@@ -50,7 +50,7 @@ def k_truss(A, k):
 
     Parameters
     ----------
-    A : Matrix or Graph (whose cached transpose and degrees it uses)
+    A : Matrix or Graph
         Symmetric adjacency matrix; only its pattern is used and self loops are ignored.
     k : int
         At least 3 (as LAGraph): every edge of the 2-truss is every edge of A.

@@ -57,7 +57,7 @@ def label_propagation(A, max_iter=10):
 
     Parameters
     ----------
-    A : Matrix or Graph (whose cached transpose and degrees it uses)
+    A : Matrix or Graph
         Square adjacency matrix (``A[i, j]``: edge i -> j); only its off-diagonal pattern is
         used. A directed graph counts in- and out-neighbours; give an undirected graph as a
         symmetric matrix.

@@ -45,7 +45,7 @@ def local_clustering_coefficient(A):
 
     Parameters
     ----------
-    A : Matrix or Graph (whose cached transpose and degrees it uses)
+    A : Matrix or Graph
         Square adjacency matrix; only its pattern is used and self loops are ignored.
 
     Returns

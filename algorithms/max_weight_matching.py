@@ -42,7 +42,7 @@ def max_weight_matching(A):
 
     Parameters
     ----------
-    A : Matrix or Graph (whose cached transpose and degrees it uses)
+    A : Matrix or Graph (whose cached transpose it uses)
         Square, real weights; directions are ignored (``A[u, v]`` and ``A[v, u]`` are one edge
         weighing the larger). Self loops and edges of weight <= 0 are never matched.
 

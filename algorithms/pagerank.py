@@ -43,7 +43,7 @@ def pagerank(A, damping=0.85, tol=1e-4, max_iter=100, *, variant="graphalytics",
 
     Parameters
     ----------
-    A : Matrix or Graph (whose cached transpose and degrees it uses)
+    A : Matrix or Graph (whose cached out-degrees it uses)
         Square adjacency matrix; only its pattern is used.
     damping : float
         Probability of following an edge, in [0, 1).

@@ -63,7 +63,7 @@ def sssp(A, source, method="bellman_ford", *, delta=None):
 
     Parameters
     ----------
-    A : Matrix or Graph (whose cached transpose and degrees it uses)
+    A : Matrix or Graph
         Square matrix of integer or floating-point edge weights.
     source : int
     method : {"bellman_ford", "delta_stepping"}

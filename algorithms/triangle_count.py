@@ -72,7 +72,7 @@ def triangle_count(A, method="sandia_lut", *, presort=None):
 
     Parameters
     ----------
-    A : Matrix or Graph (whose cached transpose and degrees it uses)
+    A : Matrix or Graph
         Symmetric adjacency matrix; only its pattern is used and self loops are ignored.
     method : {"sandia_lut", "sandia_ult", "sandia_ll", "sandia_uu", "cohen", "burkhardt"}
         LAGraph's names; every method gives the same count.
@@ -136,7 +136,7 @@ def triangles(A):
 
     Parameters
     ----------
-    A : Matrix or Graph (whose cached transpose and degrees it uses)
+    A : Matrix or Graph
         Symmetric adjacency matrix; only its pattern is used and self loops are ignored.
 
     Returns

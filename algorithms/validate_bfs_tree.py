@@ -55,7 +55,7 @@ def validate_bfs_tree(A, source, parents, *, levels=None):
 
     Parameters
     ----------
-    A : Matrix or Graph (whose cached transpose and degrees it uses)
+    A : Matrix or Graph
         The graph searched (``A[i, j]``: edge i -> j).
     source : int
         The root.

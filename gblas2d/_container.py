@@ -12,7 +12,7 @@ values). ``Updater``, what ``w(...)`` returns, calls those hooks.
 import numpy as np
 
 from ._expr import Mask, check_domain, check_grids, check_options, parse_call
-from ._infix import InPlace, ScalarLike
+from ._infix import Infix, InPlace, ScalarLike
 from ._inputs import scalar_dtype
 from .grid import collective
 from .semirings import binary, monoid
@@ -74,12 +74,13 @@ class Container(InPlace):
             np.isclose(a, b, rtol=rel_tol, atol=abs_tol, equal_nan=True))))
 
     def _same_entries(self, other, check_dtype, method, values_match):
-        if type(other).__name__ == "_TransposedMatrix" and other.shape == self.shape:
-            # A.isequal(A.T), the usual symmetry test: compare with the transpose formed
-            other = other.new()
-        kind = type(self).__name__
-        if not isinstance(other, Container) or type(other).__name__ != kind:
-            raise TypeError(f"{method} expects a {kind}, got {type(other).__name__}")
+        if isinstance(other, Infix) and not isinstance(other, Container):
+            # A lazy operand (A.T in A.isequal(A.T), an expression) is computed first, as
+            # python-graphblas's autocompute does
+            other = other._infix_operand()
+        if type(other) is not type(self):
+            raise TypeError(f"{method} expects a {type(self).__name__}, got "
+                            f"{type(other).__name__}")
         if other.shape != self.shape or other.nvals != self.nvals:
             return False
         if check_dtype and other.dtype != self.dtype:
