@@ -20,7 +20,7 @@ References: LDBC Graphalytics benchmark specification (PageRank); LAGraph's LAGr
 LAGr_PageRankGAP; Page, Brin, Motwani, Winograd (1999).
 
 Cost per iteration: one dense vxm (O(nnz/P) work, O(n/R + n/C) words per rank) and O(n/P)
-element-wise work with three scalar reductions.
+element-wise work with two scalar reductions (the dangling share and the error).
 """
 
 import math

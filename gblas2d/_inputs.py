@@ -1,14 +1,18 @@
-"""Reading what a caller passes to a constructor: the type of a Python scalar, an input check
-that all ranks agree on, the type of distributed input, and the fold of duplicates by a
-binary op that has no monoid. Shared by Vector and Matrix."""
+"""Reading what a caller passes to a constructor or an index: the type of a Python scalar,
+python-graphblas's index forms, an input check that all ranks agree on, the type of distributed
+input, and the fold of duplicates by a binary op that has no monoid. Shared by Vector and
+Matrix."""
 
 import numbers
+import operator
 
 import numpy as np
 
+from .exceptions import IndexOutOfBound
 from .semirings.dtypes import FP64, lookup_dtype, unify
 
-__all__ = ["FirstOnlyMonoid", "agreed_dtype", "checked", "is_position", "scalar_dtype"]
+__all__ = ["FirstOnlyMonoid", "agreed_dtype", "axis_index", "checked", "is_position",
+           "scalar_dtype"]
 
 
 def scalar_dtype(value):
@@ -22,6 +26,45 @@ def is_position(index):
     if isinstance(index, np.ndarray):
         return index.ndim == 0 and index.dtype.kind in "iu"
     return isinstance(index, numbers.Integral) and not isinstance(index, bool)
+
+
+def axis_index(index, size):
+    """One position (an int) or an int64 array of positions along an axis of ``size``, from
+    python-graphblas's index forms: an int or integer Scalar, a slice, a list or 1-D array.
+    As in python-graphblas a negative position counts from the end."""
+    if isinstance(index, slice):
+        return np.arange(size, dtype=np.int64)[index]
+    if hasattr(index, "value") and getattr(index, "shape", ()) == ():
+        if np.dtype(index.dtype.np_type).kind not in "iu":
+            raise TypeError(f"An integer is required for indexing, got {index.dtype}")
+        index = index.value
+    if is_position(index):
+        i = operator.index(index)
+        j = i + size if i < 0 else i
+        if not 0 <= j < size:
+            raise IndexOutOfBound(f"Index out of range: index={i}, size={size}")
+        return j
+    if hasattr(index, "S") or hasattr(index, "parent"):
+        raise TypeError(f"Invalid type for index: {type(index).__name__}; to mask, use "
+                        "x.dup(mask=m.S) or x(mask=m.S) << value")
+    if isinstance(index, tuple):
+        raise TypeError("An index cannot be a tuple; use a slice, a list or an int")
+    try:
+        positions = np.asarray(index if isinstance(index, np.ndarray) else list(index))
+    except TypeError:
+        raise TypeError(f"Invalid type for index: {type(index).__name__}") from None
+    if positions.ndim != 1:
+        raise TypeError(f"Invalid number of dimensions for index: {positions.ndim}")
+    if positions.size == 0:
+        return positions.astype(np.int64)
+    if positions.dtype.kind not in "iu":
+        raise TypeError(f"Invalid dtype for index: {positions.dtype}")
+    given = positions.astype(np.int64)
+    positions = np.where(given < 0, given + size, given)
+    bad = (positions < 0) | (positions >= size)
+    if bad.any():
+        raise IndexOutOfBound(f"Index out of range: index={given[bad][0]}, size={size}")
+    return positions
 
 
 def checked(grid, distributed, read, fallback):

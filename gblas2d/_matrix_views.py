@@ -1,19 +1,19 @@
 """What a Matrix hands out that is not a Matrix: its transpose ``A.T`` (a view that products
-read in place) and its index expressions ``A[i, :]``, ``A[:, j]`` and ``A[i, j]``.
+read in place) and its index expressions ``A[rows, cols]``, ``A[i, cols]``, ``A[rows, j]`` and
+``A[i, j]``.
 
-They read the matrix through its block and offsets and build expressions; ``matrix.py``
-defines the Matrix that makes them.
+They read the matrix through its block and offsets and build expressions (``_indexing.py``
+does the extract and the assign); ``matrix.py`` defines the Matrix that makes them.
 """
-
-import operator
 
 import numpy as np
 
-from . import _redistribute as redist
-from ._expr import MatrixExpression, ScalarExpression, VectorExpression
+from ._expr import MatrixExpression, ScalarExpression, check_options, parse_call
+from ._indexing import assign, extract, matrix_index
 from ._infix import Infix, ScalarLike
-from ._piece import Piece
-from .exceptions import IndexOutOfBound, NotImplementedException
+from ._inputs import is_position
+from ._products import mxv_expression
+from ._shape import diagonal
 from .grid import collective
 from .semirings import monoid, semiring
 from .vector import Vector
@@ -54,10 +54,10 @@ class TransposedMatrix(Infix):
 
     def mxv(self, other, op=semiring.plus_times):
         """``A.T (+).(x) v`` is ``v (+).(x) A``: no transpose is formed."""
-        return self._matrix._product_expr(other, op, "vxm", x_first=False)
+        return mxv_expression(self._matrix, other, op, "vxm", x_first=False)
 
     def _vxm_expr(self, vector, op):
-        return self._matrix._product_expr(vector, op, "mxv", x_first=True)
+        return mxv_expression(self._matrix, vector, op, "mxv", x_first=True)
 
     def __matmul__(self, other):
         if isinstance(other, Vector):
@@ -77,9 +77,10 @@ class TransposedMatrix(Infix):
         return self._matrix.reduce_scalar(op, allow_empty=allow_empty)
 
     def __getitem__(self, index):
-        if not isinstance(index, tuple) or len(index) != 2:
-            raise TypeError("Index a Matrix with A[i, :], A[:, j] or A[i, j]")
-        return self._matrix[index[1], index[0]]
+        element = isinstance(index, tuple) and len(index) == 2 and all(map(is_position, index))
+        if element:
+            return self._matrix[index[1], index[0]]
+        return MatrixIndexExpr(self._matrix, index, transposed=True)
 
     def __contains__(self, index):
         return (index[1], index[0]) in self._matrix
@@ -101,6 +102,11 @@ class TransposedMatrix(Infix):
         order = np.lexsort((r, c))
         return c[order], r[order], v[order]
 
+    @collective
+    def diag(self, k=0, dtype=None, *, name=None):
+        """Collective. Diagonal ``k`` of A.T, which is A's diagonal ``-k``: no transpose."""
+        return diagonal(self._matrix, k, transposed=True).new(dtype, name=name)
+
 
 
 def _on_transpose(name):
@@ -113,65 +119,87 @@ def _on_transpose(name):
 
 
 for _name in ("apply", "select", "ewise_add", "ewise_mult", "ewise_union", "isequal",
-              "isclose", "dup", "to_dense", "diag"):
+              "isclose", "dup", "to_dense", "kronecker", "power"):
     setattr(TransposedMatrix, _name, _on_transpose(_name))
 
 class MatrixIndexExpr(Infix):
-    """``A[i, :]``, ``A[:, j]`` (Vector extracts) and ``A[i, j]`` (one element)."""
+    """``A[rows, cols]``: a submatrix, ``A[i, cols]`` and ``A[rows, j]``: Vectors, and
+    ``A[i, j]``: one element (``_indexing.py``). Extracted by ``.new()`` or ``<<``; the target
+    of ``A[rows, cols] << value`` and of the sub-mask form ``A[rows, cols](mask) << value``.
+    ``A.T[...]`` is made with ``transposed``: the positions are A's, the result is A's
+    transpose's."""
 
-    def __init__(self, parent, index):
-        if not isinstance(index, tuple) or len(index) != 2:
-            raise TypeError("Index a Matrix with A[i, :], A[:, j] or A[i, j]")
+    def __init__(self, parent, index, *, transposed=False):
         self.parent = parent
         self.index = index
+        self.transposed = transposed
+        shape = parent.shape[::-1] if transposed else parent.shape
+        rows, cols = matrix_index(index, shape)
+        self.rows, self.cols = (cols, rows) if transposed else (rows, cols)
 
     def _as_expression(self):
-        a = self.parent
-        i, j = self.index
-        full = slice(None)
-        if isinstance(j, slice) and j == full and np.ndim(i) == 0 and not isinstance(i, slice):
-            axis, k, n, size = "row", int(i), a.nrows, a.ncols
-        elif isinstance(i, slice) and i == full and np.ndim(j) == 0 and not isinstance(j, slice):
-            axis, k, n, size = "col", int(j), a.ncols, a.nrows
-        else:
-            raise NotImplementedException("Only A[i, :], A[:, j] and A[i, j] are supported")
-        if not 0 <= k < n:
-            raise IndexOutOfBound(f"index {k} out of range for dimension {n}")
+        if np.ndim(self.rows) == 0 and np.ndim(self.cols) == 0:
+            raise TypeError("A[i, j] is a scalar; use .value or .new()")
+        return extract(self.parent, self.rows, self.cols, transposed=self.transposed)
 
-        def compute(mask, opts):
-            r, c, v = a._block.global_coo(a._row_lo, a._col_lo)
-            hit = (r == k) if axis == "row" else (c == k)
-            positions = c[hit] if axis == "row" else r[hit]
-            idx, vals = redist.to_owners(a.grid, a.grid.owner(size, positions), positions,
-                                         v[hit])
-            lo, hi = a.grid.piece(size)
-            order = np.argsort(idx, kind="stable")
-            return Piece.from_entries(hi - lo, idx[order] - lo, vals[order], a.dtype.np_type)
-
-        return VectorExpression("extract", (a, axis, k), a.dtype, size, compute, a.grid)
+    @property
+    def shape(self):
+        return self._as_expression().shape
 
     @collective
     def new(self, dtype=None, *, mask=None, name=None):
-        """Collective. The extracted row or column."""
+        """Collective. The extracted submatrix, row or column."""
         return self._as_expression().new(dtype, mask=mask, name=name)
+
+    def __call__(self, *args, mask=None, accum=None, replace=False, **opts):
+        """``A[rows, cols](mask, accum, replace)``: the target of a sub-mask assign, whose mask
+        has the region's shape (GxB_subassign)."""
+        mask, accum, replace = parse_call(args, mask, accum, replace)
+        check_options(opts)
+        return _SubAssign(self, mask, accum, replace)
+
+    def __lshift__(self, value):
+        return _SubAssign(self, None, None, False) << value
+
+    def update(self, value):
+        return self << value
 
     @property
     @collective
     def value(self):
         """Collective. The element A[i, j] or None."""
         a = self.parent
-        i, j = (operator.index(t) for t in self.index)
-        if not (0 <= i < a.nrows and 0 <= j < a.ncols):
-            raise IndexOutOfBound(f"index ({i}, {j}) out of range for shape {a.shape}")
+        i, j = int(self.rows), int(self.cols)
         owner = int(a.grid.entry_owner(a.nrows, a.ncols, [i], [j])[0])
         local = None
         if owner == a.grid.rank:
-            key = (i - a._row_lo) * a._block.ncols + (j - a._col_lo)
-            keys = a._block.keys()
+            key = (i - a.row_offset) * a.block.ncols + (j - a.col_offset)
+            keys = a.block.keys()
             pos = np.searchsorted(keys, key)
             if pos < len(keys) and keys[pos] == key:
-                local = a._block.values[pos].item()
+                local = a.block.values[pos].item()
         return a.grid.comm.bcast_object(local, root=owner)
+
+
+class _SubAssign:
+    """``A[rows, cols](mask, accum, replace)``: the left side of ``<<``."""
+
+    def __init__(self, target, mask, accum, replace):
+        if target.transposed:
+            raise TypeError("Assign to A, not to its transpose A.T")
+        self.target = target
+        self.mask, self.accum, self.replace = mask, accum, replace
+
+    @collective
+    def __lshift__(self, value):
+        """Collective. Assign ``value`` (a scalar, Vector or Matrix) to the region."""
+        t = self.target
+        assign(t.parent, t.index, value, self.mask, self.accum, self.replace,
+               submask=self.mask is not None)
+        return t.parent
+
+    def update(self, value):
+        return self << value
 
 
 class MatrixElement(ScalarLike, MatrixIndexExpr):

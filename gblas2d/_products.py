@@ -1,4 +1,6 @@
-"""The three collective steps of a matrix product: expand, local multiply, fold.
+"""Matrix products: their expressions (``mxv_expression``, ``mxm_expression``: shapes and
+types checked when built) and the three collective steps that compute them: expand, local
+multiply, fold.
 
 ``y = A (+).(x) x`` (mxv, outputs are rows):
   1. expand: gather x's column block j at every rank of grid column j (permute + allgather on
@@ -22,12 +24,13 @@ from . import _exchange as ex
 from . import _redistribute as redist
 from . import backends
 from ._block import Block, BlockMask
+from ._expr import MatrixExpression, VectorExpression, as_op, check_domain
 from ._kernels import merge_disjoint, reduce_scattered, sorted_isin
 from ._piece import Piece, PieceMask
-from .exceptions import NotImplementedException
+from .exceptions import DimensionMismatch, NotImplementedException
 from .semirings import monoid
 
-__all__ = ["trace", "mxv_compute", "mxm_compute"]
+__all__ = ["trace", "mxm_compute", "mxm_expression", "mxv_compute", "mxv_expression"]
 
 _tracers = []
 
@@ -85,6 +88,51 @@ def _scipy_operand(semiring, a_dtype, x_dtype, x_first):
     if keeps_x and (t.np_type.kind == "f" or t.np_type.itemsize == 8 and t.np_type.kind in "iu"):
         return "pattern"
     return None
+
+
+def mxv_expression(A, x, op, orient, x_first):
+    """The product ``A (+).(x) x`` ("mxv", outputs are rows) or ``x (+).(x) A`` ("vxm",
+    outputs are columns) as an expression; ``x_first`` says whether x is the multiply's first
+    operand (``A.T.mxv(x)`` is a "vxm" layout with A first). Shapes and types are checked
+    here, at once."""
+    if not hasattr(x, "local_piece"):
+        raise TypeError(f"{orient} expects a Vector, got {type(x).__name__}")
+    sr = as_op(op, "semiring")
+    inner = A.ncols if orient == "mxv" else A.nrows
+    if x.size != inner:
+        dim = "ncols" if orient == "mxv" else "nrows"
+        raise DimensionMismatch(f"Matrix.{dim} (={inner}) must equal Vector.size (={x.size})")
+    out_type = check_domain(sr, x.dtype, A.dtype) if x_first else \
+        check_domain(sr, A.dtype, x.dtype)
+
+    def compute(mask, opts):
+        return mxv_compute(A, x, sr, out_type, mask, opts, orient, x_first)
+
+    def rebind(new_op):
+        return mxv_expression(A, x, new_op, orient, x_first)
+
+    size = A.nrows if orient == "mxv" else A.ncols
+    return VectorExpression(orient, (A, x, sr), out_type, size, compute, A.grid, rebind=rebind)
+
+
+def mxm_expression(A, B, op):
+    """``A (+).(x) B`` as an expression, checked at once."""
+    if not hasattr(B, "local_block"):
+        raise TypeError(f"mxm expects a Matrix, got {type(B).__name__}")
+    sr = as_op(op, "semiring")
+    if B.nrows != A.ncols:
+        raise DimensionMismatch(f"Matrix.ncols (={A.ncols}) must equal Matrix.nrows "
+                                f"(={B.nrows})")
+    out_type = check_domain(sr, A.dtype, B.dtype)
+
+    def compute(mask, opts):
+        return mxm_compute(A, B, sr, out_type, mask, opts)
+
+    def rebind(new_op):
+        return mxm_expression(A, B, new_op)
+
+    return MatrixExpression("mxm", (A, B, sr), out_type, A.nrows, B.ncols, compute, A.grid,
+                            rebind=rebind)
 
 
 def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):

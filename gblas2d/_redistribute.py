@@ -9,7 +9,7 @@ import numpy as np
 
 from ._kernels import run_starts
 
-__all__ = ["fetch", "reduce_duplicates", "to_owners"]
+__all__ = ["fetch", "reduce_duplicates", "to_blocks", "to_owners"]
 
 
 def _by_owner(owners, nprocs):
@@ -30,6 +30,21 @@ def to_owners(grid, owners, *arrays):
     order, counts = _by_owner(np.asarray(owners), comm.size)
     out = [comm.exchange(np.asarray(a)[order], counts)[0] for a in arrays]
     return tuple(out) if len(out) > 1 else out[0]
+
+
+def to_blocks(grid, nrows, ncols, rows, cols, vals):
+    """Collective (one alltoallv). Send entries at global (``rows``, ``cols``) of an ``nrows`` x
+    ``ncols`` matrix to the ranks whose blocks hold them; return this rank's (keys, values),
+    unsorted, each key ``row * block ncols + col`` in its block. One key travels per entry,
+    made at the sender from the owner's block bounds."""
+    row_lo = np.array([grid.row_block(nrows, i)[0] for i in range(grid.nrows)], dtype=np.int64)
+    col_bounds = np.array([grid.col_block(ncols, j) for j in range(grid.ncols)],
+                          dtype=np.int64)
+    grid_row = grid.row_block_of(nrows, rows)
+    grid_col = grid.col_block_of(ncols, cols)
+    col_lo = col_bounds[grid_col, 0]
+    keys = (rows - row_lo[grid_row]) * (col_bounds[grid_col, 1] - col_lo) + (cols - col_lo)
+    return to_owners(grid, grid_row * grid.ncols + grid_col, keys, vals)
 
 
 def fetch(grid, size, targets, lo, piece):

@@ -5,12 +5,11 @@ The block (``_block.Block``) keeps its entries as CSR with local indices and mak
 on first use. ``nrows``, ``ncols``, ``dtype`` and ``nvals`` are replicated.
 """
 
-import operator
 from contextlib import nullcontext
 
 import numpy as np
 
-from . import _products, backends
+from . import _products, _shape, backends
 from . import _redistribute as redist
 from ._block import Block
 from ._container import Container, apply_values
@@ -23,6 +22,7 @@ from ._expr import (
     check_size,
     ewise_input_types,
 )
+from ._indexing import EMPTY, assign
 from ._inputs import FirstOnlyMonoid, agreed_dtype, checked, is_position, scalar_dtype
 from ._kernels import reduce_sorted, run_starts
 from ._matrix_views import MatrixElement, MatrixIndexExpr, TransposedMatrix
@@ -421,6 +421,8 @@ class Matrix(Container):
 
     # ---- assignment ----
     def _check_mask(self, mask):
+        if isinstance(mask.parent, Vector):
+            return  # for a row or column assign, C(m)[i, J]: checked there (_indexing.py)
         if not isinstance(mask.parent, Matrix):
             raise TypeError("A Matrix output needs a Matrix mask")
         if mask.parent.shape != self.shape:
@@ -429,6 +431,9 @@ class Matrix(Container):
 
     def _update(self, other, mask, accum, replace, opts):
         """Collective. ``self(mask, accum, replace) << other``."""
+        if mask is not None and isinstance(mask.parent, Vector):
+            raise TypeError("A Matrix output needs a Matrix mask; a Vector mask goes with a "
+                            "row or column assign, C(m)[i, :] << v")
         if hasattr(other, "_as_expression"):
             other = other._as_expression()
         if isinstance(other, TransposedMatrix):
@@ -486,48 +491,16 @@ class Matrix(Container):
     def __setitem__(self, index, value):
         self()[index] << value
 
-    def _element_key(self, index):
-        """This rank's block key of element ``index`` (i, j), or None when another rank holds
-        it; IndexOutOfBound on every rank for a position outside the matrix."""
-        if not (isinstance(index, tuple) and len(index) == 2 and all(map(is_position, index))):
-            raise NotImplementedException(
-                "Matrix assignment and deletion take one element, A[i, j]; for rows, columns "
-                "or a submatrix, build the new entries with from_coo and write them with "
-                "ewise_add or under a mask")
-        i, j = (operator.index(t) for t in index)
-        if not (0 <= i < self._nrows and 0 <= j < self._ncols):
-            raise IndexOutOfBound(f"index ({i}, {j}) out of range for shape {self.shape}")
-        b = self._block
-        if not (0 <= i - self._row_lo < b.nrows and 0 <= j - self._col_lo < b.ncols):
-            return None
-        return (i - self._row_lo) * b.ncols + (j - self._col_lo)
-
     def _assign(self, index, value, mask, accum, replace):
-        """Collective. ``A[i, j] = x`` or ``A(accum=op)[i, j] << x``: one element set (or
-        combined with the stored one), the others kept."""
-        if mask is not None or replace:
-            raise NotImplementedException("A masked Matrix element assignment is not supported: "
-                                          "assign the element, then write under the mask")
-        key = self._element_key(index)
-        value = getattr(value, "value", value)
-        if isinstance(value, Container) or not np.isscalar(value):
-            raise TypeError(f"A Matrix element takes a scalar, got {type(value).__name__}")
-        t_type = scalar_dtype(value)
-        keys = np.array([] if key is None else [key], dtype=np.int64)
-        snapshot = (keys, np.full(len(keys), value, dtype=t_type.np_type))
-        expr = MatrixExpression("assign", (self,), t_type, self._nrows, self._ncols,
-                                lambda mask, opts: snapshot, self.grid)
-        # second keeps every other entry and puts the new value in (i, j)
-        self._update(expr, None, accum or binary.second, False, {})
+        """Collective. ``C(mask, accum, replace)[rows, cols] << value``: GrB_assign, with the
+        row and column forms (``_indexing.py``)."""
+        assign(self, index, value, mask, accum, replace)
 
     @collective
     def __delitem__(self, index):
-        """Collective. Remove the entry at (i, j) if one is stored."""
-        key = self._element_key(index)
-        block = self._block
-        if key is not None and block.nvals:
-            block = block.select(block.keys() != key)
-        self._install(block)
+        """Collective. Remove the entries stored at ``index``: one element (``del A[i, j]``),
+        a row, a column or a submatrix."""
+        assign(self, index, EMPTY, None, None, False)
 
     @collective
     def get(self, row, col, default=None):
@@ -564,6 +537,9 @@ class Matrix(Container):
     def _ewise(self, other, op, kind, method, left_default=None, right_default=None):
         if isinstance(other, TransposedMatrix):
             other = other.new()
+        if isinstance(other, Vector):
+            return _shape.broadcast(self, other, op, kind, method, (left_default, right_default),
+                                    v_first=False)
         if not isinstance(other, Matrix):
             raise TypeError(f"{method} expects a Matrix, got {type(other).__name__}")
         if other.shape != self.shape:
@@ -700,62 +676,17 @@ class Matrix(Container):
     # ---- products ----
     def mxv(self, other, op=semiring.plus_times):
         """``A (+).(x) v``: y(i) = (+)_k A(i, k) (x) v(k). The engine picks push or pull."""
-        return self._product_expr(other, op, "mxv", x_first=False)
+        return _products.mxv_expression(self, other, op, "mxv", x_first=False)
 
     def _vxm_expr(self, vector, op):
-        return self._product_expr(vector, op, "vxm", x_first=True)
-
-    def _product_expr(self, x, op, orient, x_first):
-        """A product over this matrix's blocks. ``orient`` says whether outputs are rows
-        ("mxv") or columns ("vxm"); ``x_first`` whether x is the multiply's first operand
-        (``A.T.mxv(x)`` is a "vxm" layout with A first)."""
-        if not isinstance(x, Vector):
-            raise TypeError(f"{orient} expects a Vector, got {type(x).__name__}")
-        sr = as_op(op, "semiring")
-        inner = self._ncols if orient == "mxv" else self._nrows
-        if x.size != inner:
-            dim = "ncols" if orient == "mxv" else "nrows"
-            raise DimensionMismatch(f"Matrix.{dim} (={inner}) must equal Vector.size "
-                                    f"(={x.size})")
-        out_type = check_domain(sr, x.dtype, self.dtype) if x_first else \
-            check_domain(sr, self.dtype, x.dtype)
-        a = self
-
-        def compute(mask, opts):
-            return _products.mxv_compute(a, x, sr, out_type, mask, opts, orient, x_first)
-
-        def rebind(new_op):
-            return a._product_expr(x, new_op, orient, x_first)
-
-        size = self._nrows if orient == "mxv" else self._ncols
-        return VectorExpression(orient, (self, x, sr), out_type, size, compute, self.grid,
-                                rebind=rebind)
+        return _products.mxv_expression(self, vector, op, "vxm", x_first=True)
 
     def mxm(self, other, op=semiring.plus_times):
-        """``A (+).(x) B``: C(i, j) = (+)_k A(i, k) (x) B(k, j).
-
-        Efficient when B is tall and skinny (a batch of vectors): B's rows are replicated along
-        grid columns, O(nnz(B) / C) per rank.
-        """
-        a = self
+        """``A (+).(x) B``: C(i, j) = (+)_k A(i, k) (x) B(k, j), by gathering B's rows for a
+        tall and skinny B or by SUMMA stages for square operands (``_products.py``)."""
         if isinstance(other, TransposedMatrix):
             other = other.new()
-        if not isinstance(other, Matrix):
-            raise TypeError(f"mxm expects a Matrix, got {type(other).__name__}")
-        sr = as_op(op, "semiring")
-        if other.nrows != self._ncols:
-            raise DimensionMismatch(f"Matrix.ncols (={self._ncols}) must equal Matrix.nrows "
-                                    f"(={other.nrows})")
-        out_type = check_domain(sr, self.dtype, other.dtype)
-
-        def compute(mask, opts):
-            return _products.mxm_compute(a, other, sr, out_type, mask, opts)
-
-        def rebind(new_op):
-            return a.mxm(other, new_op)
-
-        return MatrixExpression("mxm", (self, other, sr), out_type, self._nrows, other.ncols,
-                                compute, self.grid, rebind=rebind)
+        return _products.mxm_expression(self, other, op)
 
     def _transpose_entries(self):
         """Collective. This rank's block of A^T, a Block.
@@ -795,6 +726,34 @@ class Matrix(Container):
         t_ptr = np.zeros(hi_r - lo_r + 1, dtype=np.int64)
         np.cumsum(np.bincount(rows, minlength=hi_r - lo_r), out=t_ptr[1:])
         return Block(hi_r - lo_r, hi_c - lo_c, t_ptr, cols, vals, rows=rows)
+
+    # ---- shape (_shape.py) ----
+    def kronecker(self, other, op=binary.times):
+        """``C(ia*mB + ib, ja*nB + jb) = A(ia, ja) op B(ib, jb)``; ``op`` a BinaryOp or Monoid.
+        Collective when computed: B's blocks pass round the ranks, one a stage."""
+        if isinstance(other, TransposedMatrix):
+            other = other.new()  # formed first (collective), as the element-wise methods do
+        return _shape.kronecker(self, other, op)
+
+    @collective
+    def diag(self, k=0, dtype=None, *, name=None):
+        """Collective. Diagonal ``k`` as a new Vector: ``d(i) = A(i, i + k)`` (``A(i - k, i)``
+        for ``k < 0``), as python-graphblas's ``Matrix.diag``."""
+        return _shape.diagonal(self, k).new(dtype, name=name)
+
+    def power(self, n, op=semiring.plus_times):
+        """``A^n`` over a semiring by repeated squaring; n = 0 gives the multiply's identity
+        on the diagonal. Collective when computed."""
+        return _shape.power(self, n, op)
+
+    @collective
+    def resize(self, nrows, ncols):
+        """Collective. Change the shape in place: entries outside it are dropped, the others
+        move to their owners under the new shape."""
+        nrows, ncols = _shape.dimension(nrows, "nrows"), _shape.dimension(ncols, "ncols")
+        self._install(_shape.resized_block(self, nrows, ncols))
+        self._nrows, self._ncols = nrows, ncols
+        self._row_lo, self._col_lo = self.grid.row_block(nrows)[0], self.grid.col_block(ncols)[0]
 
 
 def _keeps(op, value):

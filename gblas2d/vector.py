@@ -6,12 +6,12 @@ and ``nvals`` are replicated and kept current by the collective operations that 
 vector, so reading them never communicates.
 """
 
-import operator
 from contextlib import nullcontext
 
 import numpy as np
 
 from . import _redistribute as redist
+from . import _shape
 from ._container import Container, apply_values
 from ._expr import (
     MatrixExpression,
@@ -19,11 +19,20 @@ from ._expr import (
     VectorExpression,
     as_op,
     check_domain,
+    check_options,
     check_size,
     ewise_input_types,
+    parse_call,
 )
 from ._infix import Infix, ScalarLike
-from ._inputs import FirstOnlyMonoid, agreed_dtype, checked, is_position, scalar_dtype
+from ._inputs import (
+    FirstOnlyMonoid,
+    agreed_dtype,
+    axis_index,
+    checked,
+    is_position,
+    scalar_dtype,
+)
 from ._piece import Piece, PieceMask, Write, accumulated, ewise, write
 from .agg import Aggregator
 from .exceptions import EmptyObject, IndexOutOfBound, InvalidValue
@@ -335,6 +344,23 @@ class Vector(Container):
         idx = np.unique(mine)
         return Piece.from_entries(n_local, idx, np.ones(len(idx), dtype=bool))
 
+    def _subassign(self, index, value, mask, accum, replace):
+        """Collective. ``w[index](mask) << value``: GxB_subassign, whose mask has the index's
+        length and whose replace acts inside the region only. It is GrB_assign under a mask
+        that bars the region's positions the sub-mask does not allow and nothing else."""
+        positions = _positions(self._size, index)
+        m = mask.parent
+        check_size("mask", m.size, len(positions), "Mask.size", "number of indices")
+        idx, vals = m._piece.entries()
+        dest = positions[(idx if mask.structure else idx[vals != 0]) + m._lo]
+        dest = redist.to_owners(self.grid, self.grid.owner(self._size, dest), dest)
+        allowed = self._local_region(dest).entries()[0]
+        barred = allowed if mask.complement else np.setdiff1d(
+            self._local_region(positions).entries()[0], allowed, assume_unique=True)
+        n_local = self._piece.size
+        self._assign(index, value, _Barred(Piece.from_entries(
+            n_local, barred, np.ones(len(barred), dtype=bool))), accum, replace)
+
     def _assign(self, index, value, mask, accum, replace):
         """Collective. GrB_assign: self<mask>(index) = accum(self(index), value)."""
         whole = isinstance(index, slice) and index == slice(None)
@@ -397,6 +423,11 @@ class Vector(Container):
 
     # ---- element-wise ----
     def _ewise(self, other, op, kind, method, left_default=None, right_default=None):
+        if hasattr(other, "_materialize_expr"):
+            other = other.new()  # A.T, formed first (collective)
+        if hasattr(other, "local_block"):
+            return _shape.broadcast(other, self, op, kind, method, (left_default, right_default),
+                                    v_first=True)
         if not isinstance(other, Vector):
             raise TypeError(f"{method} expects a Vector, got {type(other).__name__}")
         check_size(method, other.size, self._size, "Vector.size", "Vector.size")
@@ -563,6 +594,21 @@ class Vector(Container):
         return VectorExpression("scatter", (self, index, mon), self.dtype, size, compute,
                                 self.grid)
 
+    # ---- shape (_shape.py) ----
+    def outer(self, other, op=binary.times):
+        """``C(i, j) = self(i) op other(j)``; ``op`` a BinaryOp or Monoid. Collective when
+        computed: each block gathers only its rows' and columns' entries."""
+        return _shape.outer(self, other, op)
+
+    @collective
+    def resize(self, size):
+        """Collective. Change the size in place: entries at ``size`` and beyond are dropped,
+        the others move to their owners under the new size."""
+        size = _shape.dimension(size, "size")
+        piece = _shape.resized_piece(self, size)
+        self._commit(Write(piece.nvals, piece=piece))
+        self._size, self._lo = size, self.grid.piece(size)[0]
+
 
 def _sorted(idx, vals):
     order = np.argsort(idx, kind="stable")
@@ -570,21 +616,23 @@ def _sorted(idx, vals):
 
 
 def _positions(size, index):
-    """Global positions named by an index (int, slice, list/array, or Vector of indices)."""
-    if isinstance(index, slice):
-        return np.arange(size, dtype=np.int64)[index]
-    if isinstance(index, tuple) and len(index) == 1:
-        index = index[0]
-    if isinstance(index, Vector):
-        raise TypeError("Index with a list or array; use Vector.gather for a Vector of indices")
-    positions = np.asarray(index)
-    if positions.dtype == bool or (positions.size and positions.dtype.kind not in "iu"):
-        raise TypeError(f"Indices must be integers, got {positions.dtype}")
-    positions = positions.astype(np.int64).reshape(-1)
-    bad = (positions < 0) | (positions >= size)
-    if bad.any():
-        raise IndexOutOfBound(f"index {positions[bad][0]} out of range for size {size}")
-    return positions
+    """Global positions named by an index, as an array (python-graphblas's index forms)."""
+    if isinstance(index, tuple):
+        raise TypeError("Index for Vector cannot be a tuple")
+    return np.atleast_1d(axis_index(index, size))
+
+
+class _Barred:
+    """A mask that bars the positions of a Piece and allows every other (a sub-mask moved to
+    the output's positions)."""
+
+    complement = True
+
+    def __init__(self, piece):
+        self.piece = piece
+
+    def local(self):
+        return PieceMask(self.piece, True, True)
 
 
 class _VectorIndexExpr(Infix):
@@ -628,9 +676,7 @@ class _VectorIndexExpr(Infix):
     def value(self):
         """Collective. The element's value, or None if it is missing."""
         v = self.parent
-        i = operator.index(self.index)
-        if not 0 <= i < v.size:
-            raise IndexOutOfBound(f"index {i} out of range for size {v.size}")
+        i = axis_index(self.index, v.size)
         owner = int(v.grid.owner(v.size, [i])[0])
         local = None
         if owner == v.grid.rank:
@@ -642,6 +688,39 @@ class _VectorIndexExpr(Infix):
     def __lshift__(self, value):
         self.parent._assign(self.index, value, None, None, False)
         return self.parent
+
+    def update(self, value):
+        return self << value
+
+    def __call__(self, *args, mask=None, accum=None, replace=False, **opts):
+        """``w[index](mask, accum, replace)``: the target of a sub-mask assign, whose mask has
+        the index's length (GxB_subassign)."""
+        mask, accum, replace = parse_call(args, mask, accum, replace)
+        check_options(opts)
+        return _SubAssign(self, mask, accum, replace)
+
+
+class _SubAssign:
+    """``w[index](mask, accum, replace)``: the left side of ``<<``."""
+
+    def __init__(self, target, mask, accum, replace):
+        if mask is not None and not isinstance(mask.parent, Vector):
+            raise TypeError("The sub-mask of w[index](mask) is a Vector")
+        self.target = target
+        self.mask, self.accum, self.replace = mask, accum, replace
+
+    @collective
+    def __lshift__(self, value):
+        """Collective. Assign ``value`` (a scalar or Vector) to the indexed positions."""
+        w, index = self.target.parent, self.target.index
+        if self.mask is None:
+            w._assign(index, value, None, self.accum, False)
+        else:
+            w._subassign(index, value, self.mask, self.accum, self.replace)
+        return w
+
+    def update(self, value):
+        return self << value
 
     @property
     def size(self):

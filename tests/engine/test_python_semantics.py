@@ -369,9 +369,12 @@ def test_in_rejects_what_is_not_one_position(kind):
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_in_out_of_range(kind):
-    """gblas2d raises its IndexOutOfBound where python-graphblas raises IndexError; it takes no
-    negative indices (docs/api.md)."""
+    """Out of range is IndexOutOfBound, an IndexError as python-graphblas raises; a negative
+    position counts from the end, as in python-graphblas."""
     x = from_graphblas(operands(kind)[0])
-    for index in ((10, -1) if kind == "vector" else ((6, 0), (0, -1))):
+    for index in ((10, -11) if kind == "vector" else ((6, 0), (0, -7))):
         with pytest.raises(IndexOutOfBound):
             index in x  # noqa: B015
+    negative = [-1, -10] if kind == "vector" else [(-1, -1), (0, -6)]
+    ours, theirs = on_both(kind, lambda L, namespace: [p in namespace["x"] for p in negative])
+    assert ours == theirs

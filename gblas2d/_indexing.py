@@ -1,0 +1,297 @@
+"""Indexing a Matrix: python-graphblas's index forms, the extract ``A[rows, cols]`` and the
+assign ``C(mask)[rows, cols] << value`` with its row, column and sub-mask forms (GrB_extract,
+GrB_assign, GxB_subassign).
+
+Indices are given identically on every rank, as the caller's Python objects. An extract reads
+only the block rows its index names and sends each entry found to the rank that owns its place
+in the result. An assign sends the value's entries (or, for a scalar, computes them) to the
+ranks that own their place in C; each rank then writes inside its own block, with no other
+collective than the install's.
+
+The four assign forms differ only in where the mask applies (its *scope*) and in the
+coordinates it is given in:
+
+================================  =========================  ==============================
+form                              mask shape                 scope (where replace acts)
+================================  =========================  ==============================
+``C(M)[I, J] << B``               C's                        all of C
+``C[I, J](M) << B`` (subassign)   ``(len(I), len(J))``       the region I x J
+``C(m)[i, J] << v`` (row assign)  ``C.ncols``                row i
+``C[i, J](m) << v``               ``len(J)``                 the region {i} x J
+================================  =========================  ==============================
+
+(and likewise for columns). Inside the region, C's entries become the value's (combined with
+them by ``accum`` when given); outside the region C is unchanged until the mask is applied.
+"""
+
+import numpy as np
+
+from . import _redistribute as redist
+from ._block import Block, BlockMask
+from ._expr import MatrixExpression, VectorExpression, check_domain
+from ._inputs import axis_index, scalar_dtype
+from ._kernels import merge_disjoint, write_block
+from ._piece import Piece
+from .exceptions import DimensionMismatch, EmptyObject
+from .vector import Vector
+
+__all__ = ["EMPTY", "assign", "extract", "matrix_index"]
+
+
+def matrix_index(index, shape):
+    """(rows, cols) of a Matrix index ``A[rows, cols]``, each as ``axis_index`` gives it."""
+    if not isinstance(index, tuple) or len(index) != 2:
+        raise TypeError("Index for Matrix must be a 2-tuple: A[i, j], A[rows, cols], A[i, :]")
+    return axis_index(index[0], shape[0]), axis_index(index[1], shape[1])
+
+
+def _ranges(starts, counts):
+    """The ranges [starts[t], starts[t] + counts[t]) laid end to end."""
+    ends = np.cumsum(counts)
+    return np.repeat(starts - ends + counts, counts) + np.arange(ends[-1] if len(ends) else 0)
+
+
+def _hits(index, positions):
+    """Every pair (t, k) with ``index[k] == positions[t]``: an index may name a position
+    several times (``A[[0, 0], :]`` has row 0 twice) or not at all."""
+    order = np.argsort(index, kind="stable")
+    ordered = index[order]
+    lo = np.searchsorted(ordered, positions, "left")
+    counts = np.searchsorted(ordered, positions, "right") - lo
+    return np.repeat(np.arange(len(positions)), counts), order[_ranges(lo, counts)]
+
+
+def _member(positions, index):
+    """Whether each position is named by ``index`` (an int or an array)."""
+    if np.ndim(index) == 0:
+        return positions == index
+    named = np.unique(index)
+    at = np.clip(np.searchsorted(named, positions), 0, max(len(named) - 1, 0))
+    return named[at] == positions if len(named) else np.zeros(len(positions), dtype=bool)
+
+
+def _sub_entries(a, rows, cols):
+    """The entries of this rank's block of ``a`` at (rows[k], cols[l]): their (k, l) and
+    values. Only the block rows that ``rows`` names are read."""
+    b = a.block
+    r_lo, c_lo = a.row_offset, a.col_offset
+    local = np.unique(rows[(rows >= r_lo) & (rows < r_lo + b.nrows)]) - r_lo
+    start = b.ptr[local]
+    counts = b.ptr[local + 1] - start
+    at = _ranges(start, counts)
+    which, l = _hits(cols, b.cols[at] + c_lo)
+    at, entry_rows = at[which], np.repeat(local + r_lo, counts)[which]
+    which, k = _hits(rows, entry_rows)
+    return k, l[which], b.values_at(at[which])
+
+
+def _to_owner_keys(grid, nrows, ncols, rows, cols, vals):
+    """Collective. Entries (global rows, cols) sent to their owners in an nrows x ncols matrix:
+    the sorted local keys and values this rank receives. Where an entry's place is named
+    twice (an assign index with repeats) one of them stays."""
+    keys, vals = redist.to_blocks(grid, nrows, ncols, rows, cols, vals)
+    order = np.argsort(keys, kind="stable")
+    keys, vals = keys[order], vals[order]
+    last = np.append(keys[1:] != keys[:-1], True) if len(keys) else np.zeros(0, dtype=bool)
+    return keys[last], vals[last]
+
+
+def _source_entries(value, rows, cols):
+    """A Matrix, ``A.T`` or Vector value's entries on this rank as global (k, l, values) in
+    its own coordinates; a Vector assigned to row ``rows`` lies along l, to a column along k."""
+    if hasattr(value, "local_block"):
+        b = value.block
+        return b.rows + value.row_offset, b.cols + value.col_offset, b.values
+    if hasattr(value, "local_piece"):
+        idx, vals = value.piece.entries()
+        idx = idx + value.offset
+        zero = np.zeros(len(idx), dtype=np.int64)
+        return (zero, idx, vals) if np.ndim(rows) == 0 else (idx, zero, vals)
+    k, l, vals = _source_entries(value.T, rows, cols)
+    return l, k, vals
+
+
+# ---- extract ----
+def extract(a, rows, cols, *, transposed=False):
+    """``A[rows, cols]`` (or, with ``transposed``, ``A.T[cols, rows]``) as an expression: a
+    Matrix for two position arrays, a Vector when one side is a single position."""
+    grid = a.grid
+    if np.ndim(rows) and np.ndim(cols):
+        m, n = (len(cols), len(rows)) if transposed else (len(rows), len(cols))
+
+        def compute(mask, opts):
+            k, l, vals = _sub_entries(a, rows, cols)
+            if transposed:
+                k, l = l, k
+            return _to_owner_keys(grid, m, n, k, l, vals)
+
+        return MatrixExpression("extract", (a, rows, cols), a.dtype, m, n, compute, grid)
+    size = len(cols) if np.ndim(cols) else len(rows)
+
+    def compute_vector(mask, opts):
+        k, l, vals = _sub_entries(a, np.atleast_1d(rows), np.atleast_1d(cols))
+        positions = l if np.ndim(cols) else k
+        idx, vals = redist.to_owners(grid, grid.owner(size, positions), positions, vals)
+        lo, hi = grid.piece(size)
+        order = np.argsort(idx, kind="stable")
+        return Piece.from_entries(hi - lo, idx[order] - lo, vals[order], a.dtype.np_type)
+
+    return VectorExpression("extract", (a, rows, cols), a.dtype, size, compute_vector, grid)
+
+
+# ---- assign ----
+# The value of ``del C[rows, cols]``: the region's entries go, nothing comes in.
+EMPTY = object()
+
+
+def _check_value(c, rows, cols, value):
+    """The value made ready (a Matrix, ``A.T``, a Vector or a Python scalar) and its type,
+    or the python-graphblas error for its kind and shape."""
+    if value is EMPTY:
+        return value, c.dtype
+    if hasattr(value, "_as_expression"):
+        value = value._as_expression()
+    if hasattr(value, "_compute") or isinstance(value, (list, np.ndarray)):
+        value = value.new() if hasattr(value, "_compute") else _from_dense(c, value)
+    shape = tuple(len(x) for x in (rows, cols) if np.ndim(x))
+    if hasattr(value, "nrows") or hasattr(value, "size"):
+        got = value.shape if hasattr(value, "nrows") else (value.size,)
+        if len(got) != len(shape):
+            want = {0: "a scalar", 1: "a scalar or Vector", 2: "a scalar or Matrix"}[len(shape)]
+            raise TypeError(f"Assigning to C{_show(rows, cols)} takes {want}, got "
+                            f"{type(value).__name__}")
+        if got != shape:
+            raise DimensionMismatch(f"value shape (={got}) must equal the shape of the "
+                                    f"indexed region (={shape})")
+        return value, value.dtype
+    value = getattr(value, "value", value)
+    if value is None:
+        raise EmptyObject("Cannot assign an empty Scalar")
+    if not np.isscalar(value):
+        raise TypeError(f"Cannot assign a {type(value).__name__} to C{_show(rows, cols)}")
+    return value, scalar_dtype(value)
+
+
+def _from_dense(c, values):
+    array = np.asarray(values)
+    return (type(c) if array.ndim == 2 else Vector).from_dense(array, grid=c.grid)
+
+
+def _show(rows, cols):
+    return "[" + ", ".join("i" if np.ndim(x) == 0 else "I" for x in (rows, cols)) + "]"
+
+
+def _check_mask(c, rows, cols, mask, submask):
+    """The scope of the mask (row and column positions, None meaning all), or the error."""
+    if mask is None:
+        return None
+    vector_mask = hasattr(mask.parent, "size") and not hasattr(mask.parent, "nrows")
+    one = np.ndim(rows) == 0 or np.ndim(cols) == 0
+    if submask:
+        want = tuple(len(x) for x in (rows, cols) if np.ndim(x))
+        if vector_mask != (len(want) == 1):
+            raise TypeError(f"Indices for subassign imply a "
+                            f"{'Vector' if len(want) == 1 else 'Matrix'} sub-mask, got a "
+                            f"{'Vector' if vector_mask else 'Matrix'} mask")
+        if mask.parent.shape != want:
+            raise DimensionMismatch(f"Mask.shape (={mask.parent.shape}) must equal the shape "
+                                    f"of the indexed region (={want})")
+        return rows, cols
+    if not vector_mask:
+        return None, None
+    if not one or (np.ndim(rows) == 0 and np.ndim(cols) == 0):
+        raise TypeError("A Vector mask goes with a row or column assign, C(m)[i, J] << v")
+    if np.ndim(rows) == 0:
+        if mask.parent.size != c.ncols:
+            raise DimensionMismatch(f"Mask.size (={mask.parent.size}) must equal "
+                                    f"Matrix.ncols (={c.ncols})")
+        return rows, None
+    if mask.parent.size != c.nrows:
+        raise DimensionMismatch(f"Mask.size (={mask.parent.size}) must equal "
+                                f"Matrix.nrows (={c.nrows})")
+    return None, cols
+
+
+def assign(c, index, value, mask, accum, replace, *, submask=False):
+    """Collective. ``C(mask)[rows, cols] << value`` (or, with ``submask``, ``C[rows,
+    cols](mask) << value``) with ``accum`` and ``replace``, GrB_assign's semantics."""
+    rows, cols = matrix_index(index, c.shape)
+    value, t_type = _check_value(c, rows, cols, value)
+    scope = _check_mask(c, rows, cols, mask, submask)
+    if accum is not None:
+        check_domain(accum, c.dtype, t_type)
+    block = c.block
+    r_lo, c_lo = c.row_offset, c.col_offset
+    grid = c.grid
+    # T: the value in C's coordinates, on the rank owning each place
+    if value is EMPTY:
+        t_keys, t_vals = np.empty(0, dtype=np.int64), np.empty(0, dtype=c.dtype.np_type)
+    elif np.isscalar(value):
+        r_local = np.unique(np.atleast_1d(rows))
+        r_local = r_local[(r_local >= r_lo) & (r_local < r_lo + block.nrows)] - r_lo
+        c_local = np.unique(np.atleast_1d(cols))
+        c_local = c_local[(c_local >= c_lo) & (c_local < c_lo + block.ncols)] - c_lo
+        t_keys = (r_local[:, None] * block.ncols + c_local[None, :]).reshape(-1)
+        t_vals = np.full(len(t_keys), value, dtype=t_type.np_type)
+    else:
+        k, l, vals = _source_entries(value, rows, cols)
+        t_keys, t_vals = _to_owner_keys(grid, c.nrows, c.ncols, np.atleast_1d(rows)[k],
+                                        np.atleast_1d(cols)[l], vals)
+    t = Block.from_keys(block.nrows, block.ncols, t_keys, t_vals)
+    c_rows, c_cols = block.rows + r_lo, block.cols + c_lo
+    in_region = _member(c_rows, rows) & _member(c_cols, cols)
+    # Z = C with the region's entries replaced by T's, or combined with them by accum
+    if accum is not None:
+        z = write_block(block, t, None, accum, False, c.dtype.np_type)
+    else:
+        keep = ~in_region
+        keys, vals = merge_disjoint(block.keys()[keep], block.values_at(np.flatnonzero(keep)),
+                                    t_keys, t_vals.astype(c.dtype.np_type, copy=False))
+        z = Block.from_keys(block.nrows, block.ncols, keys, vals)
+    if mask is None:
+        return c._install(z)
+    if scope[0] is None and scope[1] is None:  # C's own mask: its scope is all of C
+        return c._install(write_block(block, z, mask.block_mask(), None, replace,
+                                      c.dtype.np_type))
+    m = _scoped_mask(c, rows, cols, mask, scope)
+    # Inside the scope C<M, replace> = Z; outside it C stays as it is.
+    in_scope = _in_scope(c_rows, c_cols, scope)
+    inside = write_block(block.select(in_scope), z.select(_in_scope(z.rows + r_lo,
+                                                                      z.cols + c_lo, scope)),
+                         m, None, replace, c.dtype.np_type)
+    out = np.flatnonzero(~in_scope)
+    keys, vals = merge_disjoint(block.keys()[out], block.values_at(out), inside.keys(),
+                                inside.values)
+    return c._install(Block.from_keys(block.nrows, block.ncols, keys, vals))
+
+
+def _in_scope(rows, cols, scope):
+    """Whether each entry (global rows, cols) lies in the scope (None: every row or column)."""
+    inside = np.ones(len(rows), dtype=bool)
+    for positions, named in zip((rows, cols), scope, strict=True):
+        if named is not None:
+            inside &= _member(positions, named)
+    return inside
+
+
+def _scoped_mask(c, rows, cols, mask, scope):
+    """Collective. A Vector mask or a sub-mask moved to C's coordinates, as a BlockMask of
+    C's block: its allowed entries go to the ranks owning their place in C."""
+    source = mask.parent
+    if hasattr(source, "local_block"):
+        k, l, vals = _source_entries(source, rows, cols)
+        r, q = rows[k], cols[l]
+    else:
+        idx, vals = source.piece.entries()
+        idx = idx + source.offset
+        # A row's mask runs along C's columns, a row sub-mask along J (columns alike).
+        if np.ndim(rows) == 0:
+            r, q = np.full(len(idx), rows), idx if scope[1] is None else cols[idx]
+        else:
+            r, q = idx if scope[0] is None else rows[idx], np.full(len(idx), cols)
+    allowed = np.ones(len(vals), dtype=bool) if mask.structure else vals != 0
+    keys, _ = _to_owner_keys(c.grid, c.nrows, c.ncols, r[allowed], q[allowed],
+                             np.ones(int(allowed.sum()), dtype=bool))
+    block = c.block
+    m = Block.from_keys(block.nrows, block.ncols, keys, np.ones(len(keys), dtype=bool))
+    return BlockMask(m, True, mask.complement)
