@@ -14,8 +14,9 @@ import numbers
 
 import numpy as np
 
-from ._expr import ScalarExpression
+from ._expr import ScalarExpression, as_op
 from ._infix import EwisePair, ScalarLike, call_op, numpy_mod
+from .exceptions import EmptyObject
 from .grid import default_grid
 from .semirings import binary, monoid, unary
 from .semirings.dtypes import BOOL, FP64, lookup_dtype
@@ -141,14 +142,48 @@ class _Arithmetic:
         return _lower(_lift(self).select(op, thunk), "select")
 
     def ewise_add(self, other, op=monoid.plus):
-        return _lower(_lift(self).ewise_add(_lift(other), op), "ewise_add")
+        return _lower(_lift(self).ewise_add(_operand(other, "ewise_add"), op), "ewise_add")
 
     def ewise_mult(self, other, op=binary.times):
-        return _lower(_lift(self).ewise_mult(_lift(other), op), "ewise_mult")
+        return _lower(_lift(self).ewise_mult(_operand(other, "ewise_mult"), op), "ewise_mult")
 
     def ewise_union(self, other, op, left_default, right_default):
-        return _lower(_lift(self).ewise_union(_lift(other), op, left_default, right_default),
-                      "ewise_union")
+        other = _operand(other, "ewise_union")
+        defaults = [_default(d, name) for d, name in ((left_default, "left_default"),
+                                                     (right_default, "right_default"))]
+        return _lower(_lift(self).ewise_union(other, op, *defaults), "ewise_union")
+
+    @property
+    def shape(self):
+        return ()
+
+    @property
+    def ndim(self):
+        return 0
+
+
+def _operand(x, method):
+    """The other operand of a Scalar's element-wise method, lifted; TypeError for what is not
+    a scalar (python-graphblas's wording)."""
+    lifted = _lift(x)
+    if lifted is None:
+        raise TypeError(f"Bad type for argument `other` in Scalar.{method}(...). Expected type: "
+                        f"Scalar. Literal scalars also accepted. Got {type(x).__name__}")
+    return lifted
+
+
+def _default(x, name):
+    """A default of ``ewise_union``: a number or a non-empty Scalar."""
+    if isinstance(x, ScalarLike) and not isinstance(x, Scalar):
+        x = x.new()
+    if isinstance(x, Scalar):
+        if x.value is None:
+            raise EmptyObject(f"{name} of ewise_union is an empty Scalar")
+        return x.value
+    if not isinstance(x, (numbers.Number, np.bool_)):
+        raise TypeError(f"Bad type for argument `{name}` in ewise_union(...). Expected type: "
+                        f"Scalar. Literal scalars also accepted. Got {type(x).__name__}")
+    return x
 
 
 class Scalar(_Arithmetic):
@@ -185,13 +220,9 @@ class Scalar(_Arithmetic):
     def nvals(self):
         return 0 if self._value is None else 1
 
-    @property
-    def shape(self):
-        return ()
-
-    @property
-    def ndim(self):
-        return 0
+    # A Scalar holds a local numpy value, as python-graphblas's "C scalar" does.
+    is_cscalar = True
+    is_grbscalar = False
 
     @property
     def is_empty(self):
@@ -203,8 +234,9 @@ class Scalar(_Arithmetic):
     def get(self, default=None):
         return default if self._value is None else self.value
 
-    def dup(self, dtype=None, *, clear=False, name=None):
-        """A copy, cast to ``dtype`` if given (emptied with ``clear``)."""
+    def dup(self, dtype=None, *, clear=False, is_cscalar=None, name=None):
+        """A copy, cast to ``dtype`` if given (emptied with ``clear``); every Scalar here is
+        a C scalar, so ``is_cscalar`` changes nothing."""
         out = Scalar(self.dtype if dtype is None else dtype, name=name)
         if not clear and self._value is not None:
             out.value = self.value
@@ -212,14 +244,23 @@ class Scalar(_Arithmetic):
 
     def wait(self, how="materialize"):
         """Nothing to wait for: the value is there."""
+        if how not in ("materialize", "complete"):
+            raise ValueError(f'`how` argument must be "materialize" or "complete"; got {how!r}')
         return self
+
+    def __call__(self, *args, accum=None, **opts):
+        """``s(accum=op) << expr``: the target of an accumulated update (a Scalar takes no
+        mask)."""
+        if args or opts.pop("mask", None) is not None:
+            raise TypeError("A Scalar takes no mask: only s(accum=op) << value")
+        if opts:
+            raise TypeError(f"unknown option(s) {', '.join(map(repr, opts))} of Scalar(...)")
+        return _ScalarUpdater(self, accum)
 
     def __lshift__(self, other):
         """``s << expr``: the value of a lazy scalar (collective), a Scalar or a number, cast
         to this Scalar's type; an empty one empties it."""
-        if isinstance(other, ScalarLike) and not isinstance(other, Scalar):
-            other = other.new()
-        value = other.value if isinstance(other, Scalar) else other
+        value = _value_of(other)
         if value is None:
             self._value = None
         else:
@@ -289,12 +330,53 @@ class Scalar(_Arithmetic):
     def __int__(self):
         return int(self.value)
 
+    def __complex__(self):
+        return complex(self.value)
+
+    def __index__(self):
+        if self.dtype.np_type.kind not in "iu":
+            raise AttributeError(f"Scalar of dtype {self.dtype} only has __index__ for "
+                                 "integral dtypes")
+        return int(self.value)
+
     def __repr__(self):
         return f"<gblas2d.Scalar {self.value!r}, dtype={self.dtype}>"
 
 
+def _value_of(x):
+    """The value of a Scalar, lazy scalar (computed: collective) or number; None if empty."""
+    if isinstance(x, ScalarLike) and not isinstance(x, Scalar):
+        x = x.new()
+    return x.value if isinstance(x, Scalar) else x
+
+
+class _ScalarUpdater:
+    """``s(accum=op)``: ``<<`` combines the new value with the held one by ``op``; an empty
+    side leaves the other."""
+
+    def __init__(self, scalar, accum):
+        self.scalar = scalar
+        self.accum = None if accum is None else as_op(accum, "binary")
+
+    def __lshift__(self, other):
+        s, value = self.scalar, _value_of(other)
+        if self.accum is None or value is None or s.value is None:
+            if value is not None or self.accum is None:
+                s << value
+            return s
+        # As python-graphblas does, the value is cast to s's type and combined in it.
+        dtype = s.dtype.np_type
+        combined = self.accum.evaluate(np.array([s.value], dtype), np.array([value], dtype))[0]
+        s.value = combined.item()
+        return s
+
+    def update(self, other):
+        return self << other
+
+
 ScalarExpression.output_class = Scalar
-# A lazy scalar takes the same operators and methods (``(s + 1) * 2``, ``v.reduce().apply(op)``).
+# A lazy scalar takes the same operators, methods and properties (``(s + 1) * 2``,
+# ``v.reduce().apply(op)``, ``v.reduce().ndim``).
 for _name, _method in vars(_Arithmetic).items():
-    if callable(_method) and _name != "__doc__":
+    if (callable(_method) or isinstance(_method, property)) and _name != "__doc__":
         setattr(ScalarExpression, _name, _method)
