@@ -1,5 +1,5 @@
 """What python-graphblas has that gblas2d does not: the public names of its objects, operator
-modules and top-level namespace, compared with gblas2d's.
+modules, aggregators (``agg``) and top-level namespace, compared with gblas2d's.
 
     python docs/api_diff.py            print the list
     python docs/api_diff.py --write    rewrite the list in docs/api.md
@@ -36,7 +36,8 @@ def missing():
                         "Vector": gb.Vector(gb.dtypes.FP64, 2), "Scalar": gb.Scalar(gb.dtypes.FP64)}
         out = {name: sorted(_public(theirs_objects[name]) - _public(ours_objects[name]))
                for name in theirs_objects}
-        for module in ("unary", "binary", "monoid", "semiring", "indexunary", "select", "io"):
+        for module in ("unary", "binary", "monoid", "semiring", "indexunary", "select", "io",
+                       "agg"):
             out[module] = sorted(_public(getattr(G, module)) - _public(getattr(gb, module)))
         out["graphblas"] = sorted(_public(G) - _public(gb))
     return out

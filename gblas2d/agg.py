@@ -1,50 +1,137 @@
 """Aggregators (``gb.agg``): reductions that are more than one monoid, as python-graphblas's.
 
-``A.reduce_rowwise(agg.count)``, ``v.reduce(agg.L2norm)``, ``A.reduce_scalar(agg.mean)``: each
-aggregator prepares the values (counts them, squares them, takes their absolute value or
-their truth), folds them with a monoid, and finishes the result where it must (a square root,
-a division by the count). Every step is a public operation on the distributed object, so an
-aggregator costs what those operations cost: one element-wise pass, one reduction (a fold
-along the grid rows or columns, or an allreduce), and for ``mean`` a second reduction.
+``A.reduce_rowwise(agg.count)``, ``v.reduce(agg.L2norm)``, ``A.reduce_scalar(agg.varp)``: each
+aggregator is a recipe of public operations on the distributed object, so it runs the same on
+every rank and costs what those operations cost. Three kinds of recipe:
 
-Provided: ``sum``, ``prod``, ``min``, ``max``, ``any``, ``all``, ``any_value``, ``count``,
-``count_nonzero``, ``count_zero``, ``exists``, ``sum_of_squares``, ``L0norm``, ``L1norm``,
-``L2norm``, ``Linfnorm``, ``hypot``, ``mean``; the result types are python-graphblas's, and
-so are the types refused: the arithmetic ones take no BOOL (``DomainMismatch``).
+- a fold: prepare the values (count them, square them, take their absolute value or their
+  truth), fold them with a monoid, and finish the result where it must (a square root, a log);
+  one element-wise pass and one reduction (a fold along the grid rows or columns, or an
+  allreduce);
+- a composite: several folds (count, sum, sum of squares) combined entry by entry with
+  python-graphblas's own formulas and intermediate types, so the results agree to rounding
+  (``varp`` is ``<x2> / n - (<x> / n)**2``, not a two-pass variance);
+- a positional recipe: the position of each entry along the reduced axis
+  (``indexunary.rowindex``/``colindex``), its min or max, and the entries that match it, found
+  by element-wise equality with the reduced Vector broadcast along rows or columns.
+
+Provided: the folds ``sum``, ``prod``, ``min``, ``max``, ``any``, ``all``, ``any_value``,
+``bitwise_all``, ``bitwise_any``, ``count``, ``count_nonzero``, ``count_zero``, ``exists``,
+``sum_of_squares``, ``sum_of_inverses``, ``L0norm``, ``L1norm``, ``L2norm``, ``Linfnorm``,
+``hypot``, ``logaddexp``, ``logaddexp2``; the composites ``mean``, ``peak_to_peak``, ``varp``,
+``vars``, ``stdp``, ``stds``, ``geometric_mean``, ``harmonic_mean``, ``root_mean_square``; the
+positional ``first``, ``last``, ``first_index``, ``last_index``, ``argmin``, ``argmax`` (the last
+four refuse ``Matrix.reduce_scalar``, as python-graphblas's do). The result types are
+python-graphblas's, and so are the types refused (``DomainMismatch`` where python-graphblas
+raises KeyError): the arithmetic ones take no BOOL, the bitwise ones only unsigned integers. As
+there, only the aggregators that are one monoid take ``allow_empty=False``.
+
+python-graphblas 2025.2.0 has the six positional aggregators in ``agg.ss`` and warns
+(DeprecationWarning) when they are read from ``agg``; gblas2d has no ``agg.ss``, keeps them in
+``agg`` and warns the same way, so code meant for both libraries hears of it.
+
+>>> import gblas2d as gb
+>>> v = gb.Vector.from_coo([0, 2, 3], [3.0, -1.0, 2.0], size=5)
+>>> v.reduce(gb.agg.varp).new().value
+2.8888888888888893
 """
 
+import warnings
+
+import numpy as np
+
 from .exceptions import DomainMismatch
-from .semirings import binary, monoid, unary
-from .semirings.dtypes import BOOL, FP64, INT64
+from .semirings import binary, indexunary, monoid, select, unary
+from .semirings.dtypes import BOOL, FP64, INT32, INT64
 
 __all__ = ["Aggregator", "L0norm", "L1norm", "L2norm", "Linfnorm", "all", "any", "any_value",
-           "count", "count_nonzero", "count_zero", "exists", "hypot", "max", "mean", "min",
-           "prod", "sum", "sum_of_squares"]
+           "bitwise_all", "bitwise_any", "count", "count_nonzero", "count_zero", "exists",
+           "from_string", "geometric_mean", "harmonic_mean", "hypot", "logaddexp", "logaddexp2",
+           "max", "mean", "min", "peak_to_peak", "prod", "root_mean_square", "stdp", "stds",
+           "sum", "sum_of_inverses", "sum_of_squares", "varp", "vars"]
+
+# The reductions to one value; reduce_rowwise and reduce_columnwise give a Vector.
+_TO_SCALAR = ("reduce", "reduce_scalar")
 
 
 class Aggregator:
-    """A reduction: ``prepare`` (object -> object with the values to fold, or None to fold the
-    values as they are), ``monoid``, and ``finish`` (the reduced expression -> the result
-    expression, or None)."""
+    """A named reduction recipe (see the module docstring), python-graphblas's ``Aggregator``.
 
-    def __init__(self, name, monoid, prepare=None, finish=None, *, numeric=True):
+    Parameters
+    ----------
+    name : str
+    recipe : callable(obj, method, allow_empty) -> lazy Vector or Scalar
+        ``method`` is ``reduce`` (``obj`` a Vector), ``reduce_rowwise``, ``reduce_columnwise``
+        or ``reduce_scalar``; collective.
+    accepts : callable(DataType) -> bool, optional
+        The input types; the others raise DomainMismatch. Every type by default.
+    result : callable(DataType) -> DataType, optional
+        The result type when the recipe's own must be cast to it (``varp`` of FP32 is FP32,
+        computed in FP64).
+    monoid_only : bool
+        One monoid, as ``sum``: ``allow_empty=False`` gives its identity for no entries.
+    to_scalar : bool
+        Whether ``Matrix.reduce_scalar`` may use it.
+    """
+
+    def __init__(self, name, recipe, *, accepts=None, result=None, monoid_only=False,
+                 to_scalar=True):
         self.name = name
-        self.monoid = monoid
-        self._prepare = prepare
-        self._finish = finish
-        self._numeric = numeric
+        self._recipe = recipe
+        self._accepts = accepts
+        self._result = result
+        self._monoid_only = monoid_only
+        self._to_scalar = to_scalar
 
     def __repr__(self):
         return f"agg.{self.name}"
 
-    def reduce(self, obj, method, **kwargs):
+    def reduce(self, obj, method, *, allow_empty=True):
         """Collective. ``obj.<method>(self)``: ``method`` is ``reduce``, ``reduce_rowwise``,
-        ``reduce_columnwise`` or ``reduce_scalar``."""
-        if self._numeric and obj.dtype == BOOL:
-            raise DomainMismatch(f"agg.{self.name} does not take BOOL values")
-        values = obj if self._prepare is None else self._prepare(obj)
-        result = getattr(values, method)(self.monoid, **kwargs)
-        return result if self._finish is None else self._finish(result, obj, method)
+        ``reduce_columnwise`` or ``reduce_scalar``. A lazy Vector or Scalar; what it is computed
+        from (a prepared copy, the parts of a composite) is computed now."""
+        if self._accepts is not None and not self._accepts(obj.dtype):
+            raise DomainMismatch(f"agg.{self.name} does not work with {obj.dtype}")
+        if method == "reduce_scalar" and not self._to_scalar:
+            raise ValueError(f"Aggregator {self.name} may not be used with Matrix.reduce_scalar.")
+        if not allow_empty and not self._monoid_only:
+            raise ValueError("allow_empty=False not allowed when using Aggregators")
+        result = self._recipe(obj, method, allow_empty)
+        dtype = None if self._result is None else self._result(obj.dtype)
+        if dtype is None or result.dtype == dtype:
+            return result
+        # cast as python-graphblas's last assignment into a result of that type does
+        return result.new().apply(unary.identity[dtype])
+
+
+# ---- input and result types ----
+def _numeric(dtype):
+    return dtype != BOOL
+
+
+def _unsigned(dtype):
+    return dtype.np_type.kind == "u"
+
+
+def _ratio(dtype):
+    # python-graphblas's type for a mean or a variance: truediv's, FP32 for FP32, else FP64
+    return binary.truediv.output_type(dtype, dtype)
+
+
+def _index(dtype):
+    # python-graphblas types argmin by its min_firsti semiring, which has an INT32 form
+    return INT32 if dtype == INT32 else INT64
+
+
+# ---- folds: prepare, one monoid, finish ----
+def _fold(mon, prepare=None, finish=None):
+    def recipe(obj, method, allow_empty):
+        values = obj if prepare is None else prepare(obj)
+        kwargs = {} if allow_empty else {"allow_empty": False}
+        result = getattr(values, method)(mon, **kwargs)
+        return result if finish is None else finish(result.new())
+
+    return recipe
 
 
 def _cast(dtype):
@@ -56,40 +143,277 @@ def _same_type(op, thunk):
     return lambda obj: obj.apply(op, right=thunk).new(obj.dtype)
 
 
-def _squares(obj):
-    return obj.ewise_mult(obj, binary.times).new()
+def _ones(obj):
+    return obj.apply(unary.one).new(INT64)
 
 
-def _sqrt(result, obj, method):
-    # a lazy scalar takes apply itself; a row or column reduction is computed first
-    return (result if hasattr(result, "apply") else result.new()).apply(unary.sqrt)
+def _pow(exponent):
+    # x ** exponent in the type of x and the exponent together: INT64 for integers and 2
+    # (FP64 for UINT64 and the floats), FP64 for -1.0, as python-graphblas's plus_pow semiring
+    return lambda obj: obj.apply(binary.pow, right=exponent).new()
 
 
-def _mean(result, obj, method):
-    counts = getattr(obj.apply(unary.one).new(INT64), method)(monoid.plus)
-    if method in ("reduce", "reduce_scalar"):
-        return result / counts
-    return result.new().ewise_mult(counts.new(), binary.truediv)
+def _exp(base):
+    # base ** x, as python-graphblas's plus_pow semiring with its operands switched: in INT64
+    # for an integer base and integer x (2 ** -1 is 0 there too), else in FP64
+    return lambda obj: obj.apply(binary.pow, left=base).new()
 
 
-sum = Aggregator("sum", monoid.plus)
-prod = Aggregator("prod", monoid.times, numeric=False)
-min = Aggregator("min", monoid.min, numeric=False)
-max = Aggregator("max", monoid.max, numeric=False)
-any = Aggregator("any", monoid.lor, _cast(BOOL), numeric=False)
-all = Aggregator("all", monoid.land, _cast(BOOL), numeric=False)
-any_value = Aggregator("any_value", monoid.any, numeric=False)
-count = Aggregator("count", monoid.plus, lambda obj: obj.apply(unary.one).new(INT64),
-                   numeric=False)
-count_nonzero = Aggregator("count_nonzero", monoid.plus, _same_type(binary.ne, 0))
-count_zero = Aggregator("count_zero", monoid.plus, _same_type(binary.eq, 0))
-exists = Aggregator("exists", monoid.any, lambda obj: obj.apply(unary.one).new(INT64),
-                    numeric=False)
-sum_of_squares = Aggregator("sum_of_squares", monoid.plus, _squares)
-L0norm = Aggregator("L0norm", monoid.plus, _same_type(binary.ne, 0))
-L1norm = Aggregator("L1norm", monoid.plus, lambda obj: obj.apply(unary.abs).new())
-L2norm = Aggregator("L2norm", monoid.plus, lambda obj: _squares(obj.dup(FP64)), _sqrt)
-hypot = Aggregator("hypot", monoid.plus, lambda obj: _squares(obj.dup(FP64)), _sqrt)
-Linfnorm = Aggregator("Linfnorm", monoid.max, lambda obj: obj.apply(unary.abs).new(),
-                      numeric=False)
-mean = Aggregator("mean", monoid.plus, _cast(FP64), _mean)
+def _then(op):
+    return lambda result: result.apply(op)
+
+
+sum = Aggregator("sum", _fold(monoid.plus), accepts=_numeric, monoid_only=True)
+prod = Aggregator("prod", _fold(monoid.times), monoid_only=True)
+min = Aggregator("min", _fold(monoid.min), monoid_only=True)
+max = Aggregator("max", _fold(monoid.max), monoid_only=True)
+any = Aggregator("any", _fold(monoid.lor, _cast(BOOL)), monoid_only=True)
+all = Aggregator("all", _fold(monoid.land, _cast(BOOL)), monoid_only=True)
+any_value = Aggregator("any_value", _fold(monoid.any), monoid_only=True)
+bitwise_all = Aggregator("bitwise_all", _fold(monoid.band), accepts=_unsigned, monoid_only=True)
+bitwise_any = Aggregator("bitwise_any", _fold(monoid.bor), accepts=_unsigned, monoid_only=True)
+count = Aggregator("count", _fold(monoid.plus, _ones))
+count_nonzero = Aggregator("count_nonzero", _fold(monoid.plus, _same_type(binary.ne, 0)),
+                           accepts=_numeric)
+count_zero = Aggregator("count_zero", _fold(monoid.plus, _same_type(binary.eq, 0)),
+                        accepts=_numeric)
+exists = Aggregator("exists", _fold(monoid.any, _ones))
+sum_of_squares = Aggregator("sum_of_squares", _fold(monoid.plus, _pow(2)), accepts=_numeric)
+sum_of_inverses = Aggregator("sum_of_inverses", _fold(monoid.plus, _pow(-1.0)),
+                             accepts=_numeric)
+hypot = Aggregator("hypot", _fold(monoid.plus, _pow(2), _then(unary.sqrt)), accepts=_numeric)
+logaddexp = Aggregator("logaddexp", _fold(monoid.plus, _exp(np.e), _then(unary.log)),
+                       accepts=_numeric)
+logaddexp2 = Aggregator("logaddexp2", _fold(monoid.plus, _exp(2), _then(unary.log2)),
+                        accepts=_numeric)
+L0norm = count_nonzero
+L1norm = Aggregator("L1norm", _fold(monoid.plus, lambda obj: obj.apply(unary.abs).new()),
+                    accepts=_numeric)
+L2norm = hypot
+Linfnorm = Aggregator("Linfnorm", _fold(monoid.max, lambda obj: obj.apply(unary.abs).new()))
+
+
+# ---- composites: several folds, combined entry by entry ----
+def _held(result, grid):
+    """The computed ``result``; a Scalar as a one-entry Vector (none if it is empty), as
+    python-graphblas holds one, so a formula is the same element-wise code for both."""
+    from .vector import Vector  # vector.py imports this module
+
+    out = result.new()
+    if isinstance(out, Vector):
+        return out
+    held = Vector(out.dtype, 1, grid=grid)
+    if out.value is not None:
+        held[0] = out.value
+    return held
+
+
+def _count_by_type(obj, method, allow_empty):
+    # python-graphblas's composites count each row or column in the input's own type (INT64
+    # for BOOL): an FP32 mean divides in FP32 there, and an INT8 count wraps past 127. They
+    # count a Vector or a whole Matrix in INT64.
+    counts = count.reduce(obj, method)
+    if method in _TO_SCALAR or obj.dtype == BOOL:
+        return counts
+    return counts.new().apply(unary.identity[obj.dtype])
+
+
+# count, as a part of a composite
+_count = Aggregator("count", _count_by_type)
+
+
+def _composite(parts, formula):
+    def recipe(obj, method, allow_empty):
+        values = [_held(part.reduce(obj, method), obj.grid) for part in parts]
+        out = formula(*values)
+        return out.new().reduce(monoid.any) if method in _TO_SCALAR else out
+
+    return recipe
+
+
+def _mean(c, x):
+    # <x> / n
+    return x.ewise_mult(c, binary.truediv)
+
+
+def _peak_to_peak(hi, lo):
+    # max - min
+    return hi.ewise_mult(lo, binary.minus)
+
+
+def _varp(c, x, x2):
+    # <x2> / n
+    left = x2.ewise_mult(c, binary.truediv).new()
+    # (<x> / n) ** 2, the square kept in the type of the quotient (python-graphblas assigns
+    # each updated operand back into itself, here and in _vars)
+    right = x.ewise_mult(c, binary.truediv).new()
+    right = right.apply(binary.pow, right=2).new(right.dtype)
+    # <x2> / n - (<x> / n) ** 2
+    return left.ewise_mult(right, binary.minus)
+
+
+def _vars(c, x, x2):
+    # <x> ** 2 / (n * (n - 1)), divided by n and then by n - 1
+    x = x.apply(binary.pow, right=2).new(x.dtype)
+    right = x.ewise_mult(c, binary.truediv).new()
+    c = c.apply(binary.minus, right=1).new(c.dtype)
+    right = right.ewise_mult(c, binary.truediv).new(right.dtype)
+    # <x2> / (n - 1) - <x> ** 2 / (n * (n - 1))
+    left = x2.ewise_mult(c, binary.truediv).new()
+    return left.ewise_mult(right, binary.minus)
+
+
+def _stdp(c, x, x2):
+    return _varp(c, x, x2).new().apply(unary.sqrt)
+
+
+def _stds(c, x, x2):
+    return _vars(c, x, x2).new().apply(unary.sqrt)
+
+
+def _geometric_mean(c, x):
+    # <prod x> ** (1 / n)
+    inverse = c.apply(unary.minv[FP64]).new()
+    return x.ewise_mult(inverse, binary.pow)
+
+
+def _harmonic_mean(c, inverses):
+    # n / <1 / x>
+    return c.ewise_mult(inverses, binary.truediv)
+
+
+def _root_mean_square(c, x2):
+    # (<x2> / n) ** 0.5
+    return x2.ewise_mult(c, binary.truediv).new().apply(unary.sqrt)
+
+
+# A composite refuses what its parts refuse, when they are computed: python-graphblas's
+# composites take every type (harmonic_mean no BOOL), so allow_empty=False on a BOOL mean is a
+# ValueError there before its sum refuses BOOL.
+mean = Aggregator("mean", _composite([_count, sum], _mean), result=_ratio)
+peak_to_peak = Aggregator("peak_to_peak", _composite([max, min], _peak_to_peak))
+varp = Aggregator("varp", _composite([_count, sum, sum_of_squares], _varp), result=_ratio)
+vars = Aggregator("vars", _composite([_count, sum, sum_of_squares], _vars), result=_ratio)
+stdp = Aggregator("stdp", _composite([_count, sum, sum_of_squares], _stdp), result=_ratio)
+stds = Aggregator("stds", _composite([_count, sum, sum_of_squares], _stds), result=_ratio)
+geometric_mean = Aggregator("geometric_mean", _composite([_count, prod], _geometric_mean),
+                            result=_ratio)
+harmonic_mean = Aggregator("harmonic_mean", _composite([_count, sum_of_inverses], _harmonic_mean),
+                           accepts=_numeric)
+root_mean_square = Aggregator("root_mean_square",
+                              _composite([_count, sum_of_squares], _root_mean_square),
+                              result=_ratio)
+
+
+# ---- positional: where the entries sit along the reduced axis ----
+def _positions(obj, method):
+    """P(i, j) = j for ``reduce_rowwise``, else the row (the index of a Vector)."""
+    op = indexunary.colindex if method == "reduce_rowwise" else indexunary.rowindex
+    return obj.apply(op).new()
+
+
+def _equal_to(obj, reduced, method):
+    """The entries of ``obj`` equal to ``reduced``: its own row's value, its column's, or the
+    one value of a Vector's reduction."""
+    if method == "reduce":
+        return obj.select(select.valueeq, reduced).new()
+    if method == "reduce_rowwise":
+        # E(i, j) = r(i) == A(i, j)
+        equal = reduced.ewise_mult(obj, binary.eq).new()
+    else:
+        # E(i, j) = A(i, j) == r(j)
+        equal = obj.ewise_mult(reduced, binary.eq).new()
+    return obj.dup(mask=equal.V)
+
+
+def _end_index(mon):
+    """first_index (``monoid.min``) or last_index (``monoid.max``): k = min (max) of P."""
+    def recipe(obj, method, allow_empty):
+        return getattr(_positions(obj, method), method)(mon)
+
+    return recipe
+
+
+def _end_value(mon):
+    """first (``monoid.min``) or last (``monoid.max``): the entry at the end index."""
+    def recipe(obj, method, allow_empty):
+        if method == "reduce_scalar":
+            # row-major order, as python-graphblas: the end of each row, then of those
+            return recipe(recipe(obj, "reduce_rowwise", allow_empty).new(), "reduce",
+                          allow_empty)
+        positions = _positions(obj, method)
+        end = getattr(positions, method)(mon).new()
+        # the one entry (per row or column) at the end index
+        at_end = obj.dup(mask=_equal_to(positions, end, method).S)
+        return getattr(at_end, method)(monoid.any)
+
+    return recipe
+
+
+def _arg(mon):
+    """argmin (``monoid.min``) or argmax (``monoid.max``): the first index of the extreme
+    value, python-graphblas's rule for ties."""
+    first_index = _end_index(monoid.min)
+
+    def recipe(obj, method, allow_empty):
+        extreme = getattr(obj, method)(mon).new()
+        return first_index(_equal_to(obj, extreme, method), method, allow_empty)
+
+    return recipe
+
+
+_first = Aggregator("first", _end_value(monoid.min))
+_last = Aggregator("last", _end_value(monoid.max))
+_first_index = Aggregator("first_index", _end_index(monoid.min), to_scalar=False)
+_last_index = Aggregator("last_index", _end_index(monoid.max), to_scalar=False)
+_argmin = Aggregator("argmin", _arg(monoid.min), result=_index, to_scalar=False)
+_argmax = Aggregator("argmax", _arg(monoid.max), result=_index, to_scalar=False)
+
+# python-graphblas 2025.2.0 reads these from agg.ss and warns when they are read from agg
+_DEPRECATED = {"argmin": _argmin, "argmax": _argmax, "first": _first, "last": _last,
+               "first_index": _first_index, "last_index": _last_index}
+
+
+def __getattr__(name):
+    if name in _DEPRECATED:
+        warnings.warn(f"`gb.agg.{name}` is deprecated in python-graphblas, which has it as "
+                      f"`gb.agg.ss.{name}` (specific to SuiteSparse:GraphBLAS); gblas2d has no "
+                      f"`gb.agg.ss` and keeps `gb.agg.{name}`.", DeprecationWarning,
+                      stacklevel=2)
+        return _DEPRECATED[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(globals().keys() | _DEPRECATED.keys())
+
+
+# python-graphblas's symbols for the aggregators that are one monoid
+_SYMBOLS = {"+": "sum", "*": "prod", "&": "all", "|": "any"}
+
+
+def from_string(string):
+    """The aggregator named by ``string`` (lower-cased, as python-graphblas): ``"mean"``,
+    ``"count"``, or a symbol ``"+"``, ``"*"``, ``"&"``, ``"|"`` (sum, prod, all, any).
+
+    Raises
+    ------
+    ValueError
+        For an unknown name, and for a ``[type]`` suffix: gblas2d has no typed aggregators
+        (python-graphblas's ``agg.sum[INT64]``); reduce a copy of that type instead.
+
+    Examples
+    --------
+    >>> from_string("|")
+    agg.any
+    """
+    name = string.lower().strip()
+    if "[" in name:
+        raise ValueError(f"Bad agg string: {string!r}.  gblas2d has no typed aggregators; "
+                         "reduce a copy of the type, v.dup(INT64).reduce(agg.sum).  "
+                         "Example usage: 'sum'")
+    name = _SYMBOLS.get(name, name)
+    found = __getattr__(name) if name in _DEPRECATED else globals().get(name)
+    if not isinstance(found, Aggregator):
+        raise ValueError(f"Unknown agg string: {string!r}.  Example usage: 'sum'")
+    return found
