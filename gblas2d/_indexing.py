@@ -39,10 +39,24 @@ __all__ = ["EMPTY", "assign", "extract", "matrix_index"]
 
 
 def matrix_index(index, shape):
-    """(rows, cols) of a Matrix index ``A[rows, cols]``, each as ``axis_index`` gives it."""
+    """(rows, cols) of a Matrix index ``A[rows, cols]``: each an int (one position), a
+    ``range`` (a slice of step 1, kept as one so that ``:`` costs nothing) or an int64 array."""
     if not isinstance(index, tuple) or len(index) != 2:
         raise TypeError("Index for Matrix must be a 2-tuple: A[i, j], A[rows, cols], A[i, :]")
-    return axis_index(index[0], shape[0]), axis_index(index[1], shape[1])
+    return (axis_index(index[0], shape[0], ranges=True),
+            axis_index(index[1], shape[1], ranges=True))
+
+
+def is_one(ix):
+    """Whether an axis index is one position (an int), not several."""
+    return not hasattr(ix, "__len__")
+
+
+def _at(ix, k):
+    """The positions ``ix[k]`` (k an array)."""
+    if is_one(ix):
+        return np.full(len(k), ix, dtype=np.int64)
+    return ix.start + k if isinstance(ix, range) else ix[k]
 
 
 def _ranges(starts, counts):
@@ -51,38 +65,81 @@ def _ranges(starts, counts):
     return np.repeat(starts - ends + counts, counts) + np.arange(ends[-1] if len(ends) else 0)
 
 
-def _hits(index, positions):
-    """Every pair (t, k) with ``index[k] == positions[t]``: an index may name a position
-    several times (``A[[0, 0], :]`` has row 0 twice) or not at all."""
-    order = np.argsort(index, kind="stable")
-    ordered = index[order]
+def _hits(ix, positions):
+    """Every pair (t, k) with ``ix[k] == positions[t]``: an index may name a position several
+    times (``A[[0, 0], :]`` has row 0 twice) or not at all."""
+    if isinstance(ix, range):
+        t = np.flatnonzero((positions >= ix.start) & (positions < ix.stop))
+        return t, positions[t] - ix.start
+    ix = np.atleast_1d(ix)
+    order = np.argsort(ix, kind="stable")
+    ordered = ix[order]
     lo = np.searchsorted(ordered, positions, "left")
     counts = np.searchsorted(ordered, positions, "right") - lo
     return np.repeat(np.arange(len(positions)), counts), order[_ranges(lo, counts)]
 
 
-def _member(positions, index):
-    """Whether each position is named by ``index`` (an int or an array)."""
-    if np.ndim(index) == 0:
-        return positions == index
-    named = np.unique(index)
+def _local(ix, lo, n):
+    """The positions in [lo, lo + n) that ``ix`` names, sorted, unique and made local."""
+    if isinstance(ix, range):
+        first, last = max(ix.start, lo), min(ix.stop, lo + n)
+        return np.arange(first - lo, max(last, first) - lo, dtype=np.int64)
+    ix = np.atleast_1d(ix)
+    return np.unique(ix[(ix >= lo) & (ix < lo + n)]) - lo
+
+
+def _member(positions, ix):
+    """Whether each position is named by ``ix``."""
+    if is_one(ix):
+        return positions == ix
+    if isinstance(ix, range):
+        return (positions >= ix.start) & (positions < ix.stop)
+    named = np.unique(ix)
     at = np.clip(np.searchsorted(named, positions), 0, max(len(named) - 1, 0))
     return named[at] == positions if len(named) else np.zeros(len(positions), dtype=bool)
 
 
+def _walk(ptr, ind, major, minor, major_lo, minor_lo, n_major):
+    """The entries of a compressed block (``ptr``, ``ind``) in the named majors (rows of a
+    CSR) and minors: their positions in the block's arrays and global (major, minor)."""
+    local = _local(major, major_lo, n_major)
+    start = ptr[local]
+    counts = ptr[local + 1] - start
+    at = _ranges(start, counts)
+    entry_major = np.repeat(local + major_lo, counts)
+    entry_minor = ind[at] + minor_lo
+    if minor is not None:
+        keep = _member(entry_minor, minor)
+        at, entry_major, entry_minor = at[keep], entry_major[keep], entry_minor[keep]
+    return at, entry_major, entry_minor
+
+
+def _region(block, r_lo, c_lo, rows, cols):
+    """Positions, in the block's CSR, of its entries in rows x cols (None: all of an axis):
+    only the named rows are read."""
+    if rows is None:
+        rows = range(r_lo, r_lo + block.nrows)
+    return _walk(block.ptr, block.cols, rows, cols, r_lo, c_lo, block.nrows)[0]
+
+
 def _sub_entries(a, rows, cols):
     """The entries of this rank's block of ``a`` at (rows[k], cols[l]): their (k, l) and
-    values. Only the block rows that ``rows`` names are read."""
+    values. Only the block rows that ``rows`` names are read; for ``A[:, J]`` with few columns
+    the block's columns (its CSC, made once and kept) are read instead."""
     b = a.block
     r_lo, c_lo = a.row_offset, a.col_offset
-    local = np.unique(rows[(rows >= r_lo) & (rows < r_lo + b.nrows)]) - r_lo
-    start = b.ptr[local]
-    counts = b.ptr[local + 1] - start
-    at = _ranges(start, counts)
-    which, l = _hits(cols, b.cols[at] + c_lo)
-    at, entry_rows = at[which], np.repeat(local + r_lo, counts)[which]
-    which, k = _hits(rows, entry_rows)
-    return k, l[which], b.values_at(at[which])
+    if isinstance(rows, range) and not isinstance(cols, range) and \
+            len(_local(cols, c_lo, b.ncols)) < b.ncols // 4:
+        ptr, ind, vals = b.csc
+        at, entry_cols, entry_rows = _walk(ptr, ind, cols, rows, c_lo, r_lo, b.ncols)
+        vals = vals[at]
+    else:
+        at, entry_rows, entry_cols = _walk(b.ptr, b.cols, rows, cols, r_lo, c_lo, b.nrows)
+        vals = b.values_at(at)
+    which, l = _hits(np.atleast_1d(cols) if is_one(cols) else cols, entry_cols)
+    entry_rows, vals = entry_rows[which], vals[which]
+    which, k = _hits(np.atleast_1d(rows) if is_one(rows) else rows, entry_rows)
+    return k, l[which], vals[which]
 
 
 def _to_owner_keys(grid, nrows, ncols, rows, cols, vals):
@@ -106,7 +163,7 @@ def _source_entries(value, rows, cols):
         idx, vals = value.piece.entries()
         idx = idx + value.offset
         zero = np.zeros(len(idx), dtype=np.int64)
-        return (zero, idx, vals) if np.ndim(rows) == 0 else (idx, zero, vals)
+        return (zero, idx, vals) if is_one(rows) else (idx, zero, vals)
     k, l, vals = _source_entries(value.T, rows, cols)
     return l, k, vals
 
@@ -116,7 +173,7 @@ def extract(a, rows, cols, *, transposed=False):
     """``A[rows, cols]`` (or, with ``transposed``, ``A.T[cols, rows]``) as an expression: a
     Matrix for two position arrays, a Vector when one side is a single position."""
     grid = a.grid
-    if np.ndim(rows) and np.ndim(cols):
+    if not is_one(rows) and not is_one(cols):
         m, n = (len(cols), len(rows)) if transposed else (len(rows), len(cols))
 
         def compute(mask, opts):
@@ -126,11 +183,11 @@ def extract(a, rows, cols, *, transposed=False):
             return _to_owner_keys(grid, m, n, k, l, vals)
 
         return MatrixExpression("extract", (a, rows, cols), a.dtype, m, n, compute, grid)
-    size = len(cols) if np.ndim(cols) else len(rows)
+    size = len(rows) if is_one(cols) else len(cols)
 
     def compute_vector(mask, opts):
-        k, l, vals = _sub_entries(a, np.atleast_1d(rows), np.atleast_1d(cols))
-        positions = l if np.ndim(cols) else k
+        k, l, vals = _sub_entries(a, rows, cols)
+        positions = k if is_one(cols) else l
         idx, vals = redist.to_owners(grid, grid.owner(size, positions), positions, vals)
         lo, hi = grid.piece(size)
         order = np.argsort(idx, kind="stable")
@@ -153,7 +210,7 @@ def _check_value(c, rows, cols, value):
         value = value._as_expression()
     if hasattr(value, "_compute") or isinstance(value, (list, np.ndarray)):
         value = value.new() if hasattr(value, "_compute") else _from_dense(c, value)
-    shape = tuple(len(x) for x in (rows, cols) if np.ndim(x))
+    shape = tuple(len(x) for x in (rows, cols) if not is_one(x))
     if hasattr(value, "nrows") or hasattr(value, "size"):
         got = value.shape if hasattr(value, "nrows") else (value.size,)
         if len(got) != len(shape):
@@ -178,7 +235,7 @@ def _from_dense(c, values):
 
 
 def _show(rows, cols):
-    return "[" + ", ".join("i" if np.ndim(x) == 0 else "I" for x in (rows, cols)) + "]"
+    return "[" + ", ".join("i" if is_one(x) else "I" for x in (rows, cols)) + "]"
 
 
 def _check_mask(c, rows, cols, mask, submask):
@@ -186,9 +243,9 @@ def _check_mask(c, rows, cols, mask, submask):
     if mask is None:
         return None
     vector_mask = hasattr(mask.parent, "size") and not hasattr(mask.parent, "nrows")
-    one = np.ndim(rows) == 0 or np.ndim(cols) == 0
+    one = is_one(rows) or is_one(cols)
     if submask:
-        want = tuple(len(x) for x in (rows, cols) if np.ndim(x))
+        want = tuple(len(x) for x in (rows, cols) if not is_one(x))
         if vector_mask != (len(want) == 1):
             raise TypeError(f"Indices for subassign imply a "
                             f"{'Vector' if len(want) == 1 else 'Matrix'} sub-mask, got a "
@@ -199,9 +256,9 @@ def _check_mask(c, rows, cols, mask, submask):
         return rows, cols
     if not vector_mask:
         return None, None
-    if not one or (np.ndim(rows) == 0 and np.ndim(cols) == 0):
+    if not one or (is_one(rows) and is_one(cols)):
         raise TypeError("A Vector mask goes with a row or column assign, C(m)[i, J] << v")
-    if np.ndim(rows) == 0:
+    if is_one(rows):
         if mask.parent.size != c.ncols:
             raise DimensionMismatch(f"Mask.size (={mask.parent.size}) must equal "
                                     f"Matrix.ncols (={c.ncols})")
@@ -222,56 +279,68 @@ def assign(c, index, value, mask, accum, replace, *, submask=False):
         check_domain(accum, c.dtype, t_type)
     block = c.block
     r_lo, c_lo = c.row_offset, c.col_offset
-    grid = c.grid
+    dtype = c.dtype.np_type
+    whole_c_mask = mask is not None and scope[0] is None and scope[1] is None
     # T: the value in C's coordinates, on the rank owning each place
     if value is EMPTY:
-        t_keys, t_vals = np.empty(0, dtype=np.int64), np.empty(0, dtype=c.dtype.np_type)
+        t_keys, t_vals = np.empty(0, dtype=np.int64), np.empty(0, dtype=dtype)
     elif np.isscalar(value):
-        r_local = np.unique(np.atleast_1d(rows))
-        r_local = r_local[(r_local >= r_lo) & (r_local < r_lo + block.nrows)] - r_lo
-        c_local = np.unique(np.atleast_1d(cols))
-        c_local = c_local[(c_local >= c_lo) & (c_local < c_lo + block.ncols)] - c_lo
-        t_keys = (r_local[:, None] * block.ncols + c_local[None, :]).reshape(-1)
+        if whole_c_mask and not mask.complement:
+            # Only the places the mask allows can change: T is the scalar there, not on the
+            # whole region.
+            m = mask.parent.block
+            at = _region(m, r_lo, c_lo, rows, cols)
+            t_keys = m.keys()[at] if mask.structure else m.keys()[at][m.values_at(at) != 0]
+        else:
+            r_local = _local(rows, r_lo, block.nrows)
+            c_local = _local(cols, c_lo, block.ncols)
+            t_keys = (r_local[:, None] * block.ncols + c_local[None, :]).reshape(-1)
         t_vals = np.full(len(t_keys), value, dtype=t_type.np_type)
     else:
         k, l, vals = _source_entries(value, rows, cols)
-        t_keys, t_vals = _to_owner_keys(grid, c.nrows, c.ncols, np.atleast_1d(rows)[k],
-                                        np.atleast_1d(cols)[l], vals)
-    t = Block.from_keys(block.nrows, block.ncols, t_keys, t_vals)
-    c_rows, c_cols = block.rows + r_lo, block.cols + c_lo
-    in_region = _member(c_rows, rows) & _member(c_cols, cols)
-    # Z = C with the region's entries replaced by T's, or combined with them by accum
+        t_keys, t_vals = _to_owner_keys(c.grid, c.nrows, c.ncols, _at(rows, k), _at(cols, l),
+                                        vals)
+    # Z = C with the region's entries replaced by T's, or combined with them by accum: only
+    # the region is made, Z is C elsewhere
+    region = _region(block, r_lo, c_lo, rows, cols)
     if accum is not None:
-        z = write_block(block, t, None, accum, False, c.dtype.np_type)
+        t = Block.from_keys(block.nrows, block.ncols, t_keys, t_vals)
+        z_region = write_block(block.select(_flags(block, region)), t, None, accum, False,
+                               dtype)
     else:
-        keep = ~in_region
-        keys, vals = merge_disjoint(block.keys()[keep], block.values_at(np.flatnonzero(keep)),
-                                    t_keys, t_vals.astype(c.dtype.np_type, copy=False))
-        z = Block.from_keys(block.nrows, block.ncols, keys, vals)
+        z_region = Block.from_keys(block.nrows, block.ncols, t_keys,
+                                   t_vals.astype(dtype, copy=False))
     if mask is None:
-        return c._install(z)
-    if scope[0] is None and scope[1] is None:  # C's own mask: its scope is all of C
-        return c._install(write_block(block, z, mask.block_mask(), None, replace,
-                                      c.dtype.np_type))
-    m = _scoped_mask(c, rows, cols, mask, scope)
+        return c._install(_replaced(block, region, z_region))
+    if whole_c_mask and replace:
+        return c._install(write_block(block, _replaced(block, region, z_region),
+                                      mask.block_mask(), None, True, dtype))
+    if whole_c_mask:
+        # Without replace C's mask acts only where Z differs from C: in the region.
+        scope, m = (rows, cols), mask.block_mask()
+    else:
+        m = _scoped_mask(c, rows, cols, mask, scope)
     # Inside the scope C<M, replace> = Z; outside it C stays as it is.
-    in_scope = _in_scope(c_rows, c_cols, scope)
-    inside = write_block(block.select(in_scope), z.select(_in_scope(z.rows + r_lo,
-                                                                      z.cols + c_lo, scope)),
-                         m, None, replace, c.dtype.np_type)
-    out = np.flatnonzero(~in_scope)
-    keys, vals = merge_disjoint(block.keys()[out], block.values_at(out), inside.keys(),
-                                inside.values)
-    return c._install(Block.from_keys(block.nrows, block.ncols, keys, vals))
+    in_scope = _region(block, r_lo, c_lo, *scope)
+    c_scope = block.select(_flags(block, in_scope))
+    z_scope = _replaced(c_scope, _region(c_scope, r_lo, c_lo, rows, cols), z_region)
+    return c._install(_replaced(block, in_scope,
+                                write_block(c_scope, z_scope, m, None, replace, dtype)))
 
 
-def _in_scope(rows, cols, scope):
-    """Whether each entry (global rows, cols) lies in the scope (None: every row or column)."""
-    inside = np.ones(len(rows), dtype=bool)
-    for positions, named in zip((rows, cols), scope, strict=True):
-        if named is not None:
-            inside &= _member(positions, named)
-    return inside
+def _flags(block, positions):
+    flags = np.zeros(block.nvals, dtype=bool)
+    flags[positions] = True
+    return flags
+
+
+def _replaced(block, positions, part):
+    """The block with its entries at ``positions`` dropped and the entries of the block
+    ``part`` put in: they lie where the dropped ones did, so a merge, not a sort."""
+    keep = ~_flags(block, positions)
+    merged = merge_disjoint(block.keys()[keep], block.values_at(np.flatnonzero(keep)),
+                            part.keys(), part.values)
+    return Block.from_keys(block.nrows, block.ncols, *merged)
 
 
 def _scoped_mask(c, rows, cols, mask, scope):
@@ -280,15 +349,15 @@ def _scoped_mask(c, rows, cols, mask, scope):
     source = mask.parent
     if hasattr(source, "local_block"):
         k, l, vals = _source_entries(source, rows, cols)
-        r, q = rows[k], cols[l]
+        r, q = _at(rows, k), _at(cols, l)
     else:
         idx, vals = source.piece.entries()
         idx = idx + source.offset
         # A row's mask runs along C's columns, a row sub-mask along J (columns alike).
-        if np.ndim(rows) == 0:
-            r, q = np.full(len(idx), rows), idx if scope[1] is None else cols[idx]
+        if is_one(rows):
+            r, q = _at(rows, idx), idx if scope[1] is None else _at(cols, idx)
         else:
-            r, q = idx if scope[0] is None else rows[idx], np.full(len(idx), cols)
+            r, q = idx if scope[0] is None else _at(rows, idx), _at(cols, idx)
     allowed = np.ones(len(vals), dtype=bool) if mask.structure else vals != 0
     keys, _ = _to_owner_keys(c.grid, c.nrows, c.ncols, r[allowed], q[allowed],
                              np.ones(int(allowed.sum()), dtype=bool))

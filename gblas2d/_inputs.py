@@ -8,10 +8,11 @@ import operator
 
 import numpy as np
 
-from .exceptions import IndexOutOfBound
+from .exceptions import DimensionMismatch, IndexOutOfBound, InvalidValue
 from .semirings.dtypes import FP64, lookup_dtype, unify
 
-__all__ = ["FirstOnlyMonoid", "agreed_dtype", "axis_index", "checked", "is_position",
+__all__ = ["FirstOnlyMonoid", "INDEX_LIMIT", "InvalidInput", "LengthMismatch", "agreed_dtype",
+           "axis_index", "checked", "dense_fill", "index_array", "is_position", "order_of",
            "scalar_dtype"]
 
 
@@ -28,12 +29,16 @@ def is_position(index):
     return isinstance(index, numbers.Integral) and not isinstance(index, bool)
 
 
-def axis_index(index, size):
+def axis_index(index, size, *, ranges=False):
     """One position (an int) or an int64 array of positions along an axis of ``size``, from
     python-graphblas's index forms: an int or integer Scalar, a slice, a list or 1-D array.
-    As in python-graphblas a negative position counts from the end."""
+    As in python-graphblas a negative position counts from the end. With ``ranges`` a slice
+    of step 1 stays a ``range``: its positions are never listed."""
     if isinstance(index, slice):
-        return np.arange(size, dtype=np.int64)[index]
+        span = range(*index.indices(size))
+        if ranges and span.step == 1:
+            return span
+        return np.arange(span.start, span.stop, span.step, dtype=np.int64)
     if hasattr(index, "value") and getattr(index, "shape", ()) == ():
         if np.dtype(index.dtype.np_type).kind not in "iu":
             raise TypeError(f"An integer is required for indexing, got {index.dtype}")
@@ -65,6 +70,69 @@ def axis_index(index, size):
     if bad.any():
         raise IndexOutOfBound(f"Index out of range: index={given[bad][0]}, size={size}")
     return positions
+
+
+class InvalidInput(InvalidValue, ValueError):
+    """Arrays given to a constructor that it cannot take (duplicates without ``dup_op``,
+    indices that are not integers, no indices to infer a size from): gblas2d's InvalidValue,
+    and the ValueError python-graphblas raises."""
+
+
+class LengthMismatch(DimensionMismatch, ValueError):
+    """Index and value arrays of different lengths: gblas2d's DimensionMismatch, and the
+    ValueError python-graphblas raises."""
+
+
+# The largest dimension GraphBLAS allows (GrB_INDEX_MAX + 1 in SuiteSparse).
+INDEX_LIMIT = 2**60
+
+
+def index_array(array, name="indices"):
+    """The int64 indices a constructor is given, read as python-graphblas reads them: an array
+    of another kind than integers (not empty) is refused, a list is cast (floats truncated,
+    an int beyond uint64 is an OverflowError), and an index past the largest dimension is
+    InvalidValue (not a negative number wrapped around)."""
+    if isinstance(array, np.ndarray):
+        if array.size and array.dtype.kind not in "iub":
+            raise InvalidInput(f"{name} must be integers, not {array.dtype.name}")
+    else:
+        given, array = array, np.asarray(array)
+        if array.dtype.kind not in "iub":
+            # From the Python numbers themselves: [0, 2**64 - 2] would be rounded as floats.
+            array = np.array(given, dtype=np.uint64) if array.size else array
+    array = array.reshape(-1)
+    if array.dtype.kind == "u" and array.size and int(array.max()) >= INDEX_LIMIT:
+        raise InvalidValue(f"{name}: {int(array.max())} is larger than the largest dimension "
+                           f"({INDEX_LIMIT})")
+    return array.astype(np.int64, copy=False)
+
+
+def dense_fill(fill_value, dtype, own_type, complete):
+    """(fill value, numpy type) of ``to_dense(fill_value, dtype)`` of an object of type
+    ``own_type`` (``complete``: with every position stored), as in python-graphblas: the fill
+    value's type joins the object's unless ``dtype`` is given or nothing is missing."""
+    if fill_value is None and not complete:
+        raise TypeError("fill_value must be given in `to_dense` when there are missing values")
+    fill = getattr(fill_value, "value", fill_value)
+    if dtype is not None or complete or fill is None:
+        return fill, lookup_dtype(own_type if dtype is None else dtype).np_type
+    try:
+        fill_type = getattr(fill_value, "dtype", None) or scalar_dtype(fill)
+    except (TypeError, ValueError):
+        raise TypeError(f"Bad type for keyword argument `fill_value` in to_dense: "
+                        f"{type(fill_value).__name__}.  Literal scalars also accepted.") from None
+    return fill, unify(fill_type, own_type).np_type
+
+
+def order_of(order):
+    """``"rowwise"`` or ``"columnwise"`` from python-graphblas's spellings of an order."""
+    word = str(order).lower()
+    if word in ("c", "row", "rows", "rowwise"):
+        return "rowwise"
+    if word in ("f", "col", "cols", "column", "columns", "colwise", "columnwise"):
+        return "columnwise"
+    raise ValueError(f"Bad value for order: {order!r}.  Expected \"rowwise\", "
+                     "\"columnwise\", \"rows\", \"columns\", \"C\", or \"F\"")
 
 
 def checked(grid, distributed, read, fallback):
