@@ -10,7 +10,24 @@ The public API is a subset of python-graphblas::
 The same script runs on one process and under ``mpiexec -n P``.
 """
 
-from . import agg, backends, exceptions, generators, io
+# binary, dtypes, indexunary, monoid, op, select, semiring and unary are the op and type
+# namespaces at python-graphblas's paths (gblas2d/binary.py, ...); each reads its names from
+# gblas2d.semirings, where the ops are defined.
+from . import (
+    agg,
+    backends,
+    binary,
+    dtypes,
+    exceptions,
+    generators,
+    indexunary,
+    io,
+    monoid,
+    op,
+    select,
+    semiring,
+    unary,
+)
 from ._expr import Mask, MatrixExpression, ScalarExpression, VectorExpression, replace
 from ._products import trace
 from .comm import recording, set_debug, stats
@@ -18,7 +35,6 @@ from .grid import Grid, default_grid, set_default_grid
 from .matrix import Matrix
 from .recorder import Recorder
 from .scalar import Scalar
-from .semirings import binary, dtypes, indexunary, monoid, select, semiring, unary
 from .vector import Vector
 
 __version__ = "0.1.0"
@@ -27,6 +43,7 @@ __all__ = [
     "Grid", "Mask", "Matrix", "MatrixExpression", "Recorder", "Scalar", "ScalarExpression",
     "Vector",
     "VectorExpression", "agg", "backends", "binary", "default_grid", "dtypes", "exceptions",
-    "generators", "indexunary", "io", "monoid", "recording", "replace", "select", "semiring",
+    "generators", "indexunary", "io", "monoid", "op", "recording", "replace", "select",
+    "semiring",
     "set_debug", "set_default_grid", "stats", "trace", "unary",
 ]

@@ -114,23 +114,48 @@ def apply_values(op, dtype, right, left):
     """What ``apply`` computes, for either container: the result type and ``values_of(vals,
     rows, cols)`` (global positions, which only index-unary ops read) for a unary op, an
     index-unary op with its thunk (``right``), or a binary op with one bound scalar (the
-    caller has taken a Scalar's value)."""
-    if op.kind == "unary":
-        return check_domain(op, dtype), lambda vals, rows, cols: op.evaluate(vals)
+    caller has taken a Scalar's value). A wrong combination is a TypeError in
+    python-graphblas's words."""
     if op.kind in ("indexunary", "select"):
+        if left is not None:
+            raise TypeError(f"Do not pass `left` when applying IndexUnaryOp {op!r}; its thunk "
+                            "is `right`")
         thunk = 0 if right is None else right
-        return check_domain(op, dtype, scalar_dtype(thunk)), \
+        return check_domain(op, dtype, _bound_type(thunk, "right")), \
             lambda vals, rows, cols: op.evaluate(vals, rows, cols, thunk)
-    if (left is None) == (right is None):
-        raise TypeError("apply with a binary op needs exactly one of left= or right=")
+    if op.kind == "unary":
+        if left is not None or right is not None:
+            raise TypeError(f"Bad type for argument `op` in apply(..., "
+                            f"{'left' if right is None else 'right'}=...).\n    - Expected "
+                            f"type: BinaryOp (a bound scalar needs one).\n    - Got: UnaryOp "
+                            f"({op!r}).")
+        return check_domain(op, dtype), lambda vals, rows, cols: op.evaluate(vals)
+    if left is not None and right is not None:
+        raise TypeError(f"Cannot provide both `left` and `right` to apply (got left={left!r}, "
+                        f"right={right!r}): a BinaryOp binds one scalar")
+    if left is None and right is None:
+        raise TypeError(f"Bad type when calling {op!r} (apply) with no scalar to bind.\n    - "
+                        f"Expected type: UnaryOp, or a BinaryOp with left= or right= (as in "
+                        f"{op!r}(v, 1)).\n    - Got: BinaryOp ({op!r}).")
     bound = right if left is None else left
-    bound_type = scalar_dtype(bound)
+    bound_type = _bound_type(bound, "right" if left is None else "left")
 
     def values_of(vals, rows, cols):
         s = np.full(len(vals), bound, dtype=bound_type.np_type)
         return op.evaluate(vals, s) if left is None else op.evaluate(s, vals)
 
     return check_domain(op, dtype, bound_type), values_of
+
+
+def _bound_type(value, keyword):
+    """The type of the scalar ``apply`` binds, or python-graphblas's TypeError for what is no
+    scalar (a Vector given as ``right=``)."""
+    try:
+        return scalar_dtype(value)
+    except (TypeError, ValueError):
+        raise TypeError(f"Bad type for keyword argument `{keyword}=` in apply(...).\n    - "
+                        f"Expected type: Scalar.  Literal scalars also accepted.\n    - Got: "
+                        f"{type(value).__name__}.") from None
 
 
 class Updater:
@@ -149,6 +174,9 @@ class Updater:
     @collective
     def __lshift__(self, other):
         """Collective. Assign ``other`` (an expression, a Vector/Matrix, or a scalar)."""
+        if isinstance(other, Updater):
+            raise TypeError("Assignment value must be a valid expression type, not an "
+                            "Updater (w(...)): write w(...) << expr")
         check_grids(self.parent.grid, other)
         self.parent.grid.comm.check_replicated("<<", self.parent, self.mask, self.accum,
                                                self.replace, self.opts, other)
@@ -159,13 +187,13 @@ class Updater:
         return self.__lshift__(other)
 
     def __getitem__(self, index):
-        return _AssignTarget(self, index)
+        return Assigner(self, index)
 
     def __setitem__(self, index, value):
-        _AssignTarget(self, index) << value
+        Assigner(self, index) << value
 
 
-class _AssignTarget:
+class Assigner:
     """``w(mask)[index]``: the left side of an assignment."""
 
     def __init__(self, updater, index):
@@ -174,6 +202,9 @@ class _AssignTarget:
 
     @collective
     def __lshift__(self, value):
+        if isinstance(value, Updater):
+            raise TypeError("Bad type for argument `value`: an Updater (w(...)) is the left "
+                            "side of <<, not a value")
         up = self.updater
         up.parent._assign(self.index, value, up.mask, up.accum, up.replace)
         return up.parent

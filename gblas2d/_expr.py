@@ -9,13 +9,14 @@ allreduce, so an error on one rank is raised on all of them and the output is le
 
 import numpy as np
 
+from ._automethods import MatrixAutoMethods, VectorAutoMethods
 from ._block import BlockMask
 from ._infix import Infix, ScalarLike
 from ._piece import PieceMask
 from .exceptions import DimensionMismatch, DomainMismatch, InvalidValue, NotImplementedException
 from .grid import collective
 from .semirings import _base, from_string
-from .semirings.dtypes import lookup_dtype, unify
+from .semirings.dtypes import BOOL, lookup_dtype, unify
 
 __all__ = ["Mask", "Replace", "VectorExpression", "MatrixExpression", "ScalarExpression",
            "replace"]
@@ -42,6 +43,15 @@ class Mask:
     def __invert__(self):
         return Mask(self.parent, self.structure, not self.complement)
 
+    def __bool__(self):
+        raise TypeError(f"__bool__ not defined for a mask ({self!r}); use it as w(mask) << ...")
+
+    def __eq__(self, other):
+        raise TypeError(f"__eq__ not defined for a mask ({self!r}); compare the objects with "
+                        "isequal")
+
+    __hash__ = object.__hash__
+
     def __repr__(self):
         kind = "S" if self.structure else "V"
         return f"{'~' if self.complement else ''}{self.parent.name}.{kind}"
@@ -57,29 +67,47 @@ class Mask:
 
 
 def parse_call(args, mask, accum, replace_flag):
-    """Sort positional ``w(...)`` arguments by type: a Mask, an accumulator op, ``replace``."""
+    """Sort positional ``w(...)`` arguments by type: a Mask, an accumulator op, ``replace``
+    (python-graphblas's errors and wording)."""
     for arg in args:
         if isinstance(arg, Mask):
             if mask is not None:
-                raise TypeError("mask given twice")
+                raise TypeError("Got multiple values for argument 'mask'")
             mask = arg
         elif isinstance(arg, Replace):
             replace_flag = True
-        elif isinstance(arg, (_base.BinaryOp, _base.Monoid)):
+        elif isinstance(arg, (_base.BinaryOp, _base.Monoid, str)):  # str: w("+") << ...
             if accum is not None:
-                raise TypeError("accum given twice")
+                raise TypeError("Got multiple values for argument 'accum'")
             accum = arg
-        elif hasattr(arg, "S") and hasattr(arg, "V"):
-            raise TypeError("Use v.S or v.V (or their complements) as a mask, not the object")
+        elif hasattr(type(arg), "V"):  # a Vector or Matrix, or a lazy one
+            if mask is not None:
+                raise TypeError("Got multiple values for argument 'mask'")
+            mask = arg
+        elif isinstance(arg, _base.Operator):
+            raise TypeError(f"Expected type: BinaryOp, Monoid for accum; got {arg.kind} "
+                            f"{arg.name}")
         else:
-            raise TypeError(f"Unexpected positional argument to w(...): {arg!r}")
+            raise TypeError(f"Invalid positional argument to w(...): {arg!r}")
     if mask is not None and not isinstance(mask, Mask):
-        raise TypeError(f"mask must be v.S, v.V, ~v.S or ~v.V, got {type(mask).__name__}")
+        mask = _bool_mask(mask)
     if accum is not None:
         accum = as_op(accum, "binary")
     if replace_flag and mask is None:
-        raise ValueError("replace=True requires a mask")
+        raise TypeError("'replace' argument may only be True if a mask is provided")
     return mask, accum, bool(replace_flag)
+
+
+def _bool_mask(obj):
+    """A BOOL Vector or Matrix (or a lazy one, computed) given as a mask: its value mask, as
+    python-graphblas takes it (``A(A < 3) << B``); anything else is refused."""
+    if not hasattr(type(obj), "V"):
+        raise TypeError(f"Invalid mask: must be v.S, v.V, ~v.S or ~v.V, got "
+                        f"{type(obj).__name__}")
+    if obj.dtype != BOOL:
+        raise TypeError(f"Mask must be boolean objects (got {obj.dtype}) or indicate values "
+                        "(M.V) or structure (M.S)")
+    return obj.V
 
 
 # The engine's options of ``w(...)`` and ``expr.new(...)``, and the values each takes.
@@ -147,8 +175,9 @@ class _Expression:
         raise TypeError("Expressions are not assignable; assign to a Vector or Matrix")
 
 
-class VectorExpression(Infix, _Expression):
-    """A lazy Vector result; ``compute(mask, opts)`` returns this rank's ``Piece``."""
+class VectorExpression(VectorAutoMethods, Infix, _Expression):
+    """A lazy Vector result; ``compute(mask, opts)`` returns this rank's ``Piece``. Reading
+    what a Vector has (``nvals``, ``isequal``, ``to_coo``, ...) computes it (``_automethods``)."""
 
     def __init__(self, method, args, dtype, size, compute, grid, **kw):
         super().__init__(method, args, dtype, compute, grid, **kw)
@@ -167,8 +196,9 @@ class VectorExpression(Infix, _Expression):
         return out
 
 
-class MatrixExpression(Infix, _Expression):
-    """A lazy Matrix result; ``compute(mask, opts)`` returns this rank's local block COO."""
+class MatrixExpression(MatrixAutoMethods, Infix, _Expression):
+    """A lazy Matrix result; ``compute(mask, opts)`` returns this rank's local block COO.
+    Reading what a Matrix has (``nvals``, ``isequal``, ``T``, ...) computes it."""
 
     def __init__(self, method, args, dtype, nrows, ncols, compute, grid, *, symmetric=False,
                  **kw):
@@ -209,6 +239,11 @@ class ScalarExpression(ScalarLike, _Expression):
         """Collective. The reduced value (None when empty)."""
         return self.new().value
 
+    @collective
+    def wait(self, how="materialize"):
+        """Collective. The computed Scalar (python-graphblas's autocompute)."""
+        return self.new().wait(how)
+
 
 def check_size(what, a, b, a_name, b_name):
     if a != b:
@@ -224,11 +259,25 @@ def check_domain(op, *types):
         raise DomainMismatch(f"{op!r} cannot be applied to {names}: {exc}") from exc
 
 
-def as_op(obj, *kinds):
-    """Resolve ``obj`` (an op or a string such as ``"min.plus"``) to an op of one of ``kinds``.
+# python-graphblas's class name of each kind of op, for the messages of ``as_op``
+_OPCLASS = {"unary": "UnaryOp", "binary": "BinaryOp", "monoid": "Monoid", "semiring": "Semiring",
+            "indexunary": "IndexUnaryOp", "select": "SelectOp"}
+# Python's builtins that python-graphblas takes for ops (``v.ewise_mult(w, min)``)
+_BUILTIN_OPS = {abs: "unary.abs", max: "binary.max", min: "binary.min"}
+# What python-graphblas adds to the message when ``apply`` gets an op it cannot take
+_ACCEPTS = {("unary", "indexunary", "binary"): "apply only accepts UnaryOp with no scalars or "
+            "BinaryOp with `left` or `right` scalar or IndexUnaryOp with `right` thunk."}
 
-    A Monoid stands for its BinaryOp where a binary op is wanted, and a BinaryOp with a monoid
-    stands for that Monoid where a monoid is wanted, as in python-graphblas.
+
+def as_op(obj, *kinds):
+    """Resolve ``obj`` (an op, a string such as ``"min.plus"``, or Python's ``abs``, ``min`` or
+    ``max``) to an op of one of ``kinds``.
+
+    As in python-graphblas, a Monoid stands for its BinaryOp where a binary op is wanted, a
+    BinaryOp with a monoid for that Monoid where a monoid is wanted, a select op is an
+    index-unary op (``apply`` computes its BOOL result), and an index-unary op with a BOOL
+    result is a select op. Anything else is a TypeError in python-graphblas's words
+    (``Expected type: BinaryOp, Monoid``).
     """
     if isinstance(obj, str):
         for kind in kinds:
@@ -237,14 +286,33 @@ def as_op(obj, *kinds):
             except ValueError:
                 continue
         raise ValueError(f"Unknown {' or '.join(kinds)} string: {obj!r}")
-    if isinstance(obj, _base.Operator):
-        if obj.kind in kinds:
-            return obj
-        if obj.kind == "monoid" and "binary" in kinds:
-            return obj.binaryop
-        if obj.kind == "binary" and "monoid" in kinds and obj.monoid is not None:
-            return obj.monoid if obj.type is None else obj.monoid[obj.type]
-    raise TypeError(f"Expected a {' or '.join(kinds)} operator, got {obj!r}")
+    if isinstance(obj, type(abs)) and obj in _BUILTIN_OPS:  # a builtin function
+        obj = from_string(*_BUILTIN_OPS[obj].split("."))
+    kind = obj.kind if isinstance(obj, _base.Operator) else None
+    if kind in kinds:
+        return obj
+    if kind == "monoid" and "binary" in kinds:
+        return obj.binaryop
+    if kind == "binary" and "monoid" in kinds and obj.monoid is not None:
+        return obj.monoid
+    if kind == "select" and "indexunary" in kinds:
+        return obj
+    if kind == "indexunary" and "select" in kinds:
+        if obj.output_type(lookup_dtype("INT64")) != lookup_dtype("BOOL"):
+            raise ValueError(f"SelectOp must have BOOL return type; {obj!r} does not")
+        return obj
+    expected = [_OPCLASS[k] for k in kinds] + (["Monoid"] if "binary" in kinds else [])
+    got = f"{_OPCLASS[kind]} ({obj!r})" if kind in _OPCLASS else type(obj).__name__
+    hint = ""
+    if kind == "semiring":
+        hint = "".join(f"\nYou may do `{obj.name}.{part}` to get the {opclass}."
+                       for part, opclass in (("binaryop", "BinaryOp"), ("monoid", "Monoid"))
+                       if opclass in expected)
+    elif kind == "binary" and "monoid" in kinds:
+        hint = f"\nThe BinaryOp {obj.name} is not known to be part of a Monoid."
+    note = f"\n{_ACCEPTS[kinds]}" if kinds in _ACCEPTS else ""
+    raise TypeError(f"Bad type for argument `op`.\n    - Expected type: "
+                    f"{', '.join(dict.fromkeys(expected))}.\n    - Got: {got}.{note}{hint}")
 
 
 def ewise_input_types(kind, a_type, b_type, left_default=None, right_default=None):
@@ -253,6 +321,11 @@ def ewise_input_types(kind, a_type, b_type, left_default=None, right_default=Non
     defaults on UINT8 operands computes in INT64)."""
     if kind != "union":
         return a_type, b_type
+    for what, default in (("left_default", left_default), ("right_default", right_default)):
+        if getattr(default, "shape", ()) != ():
+            raise TypeError(f"Bad type for argument `{what}` in ewise_union: expected a "
+                            f"Scalar, got {type(default).__name__}.  Literal scalars also "
+                            "accepted.")
     t = unify(unify(a_type, b_type), unify(lookup_dtype(np.asarray(left_default).dtype),
                                            lookup_dtype(np.asarray(right_default).dtype)))
     return t, t

@@ -32,7 +32,7 @@ from ._expr import MatrixExpression, VectorExpression, check_domain
 from ._inputs import axis_index, scalar_dtype
 from ._kernels import merge_disjoint, write_block
 from ._piece import Piece
-from .exceptions import DimensionMismatch, EmptyObject
+from .exceptions import DimensionMismatch
 from .vector import Vector
 
 __all__ = ["EMPTY", "assign", "extract", "matrix_index"]
@@ -208,29 +208,41 @@ def _check_value(c, rows, cols, value):
         return value, c.dtype
     if hasattr(value, "_as_expression"):
         value = value._as_expression()
-    if hasattr(value, "_compute") or isinstance(value, (list, np.ndarray)):
-        value = value.new() if hasattr(value, "_compute") else _from_dense(c, value)
     shape = tuple(len(x) for x in (rows, cols) if not is_one(x))
+    if hasattr(value, "_compute"):
+        value = value.new()
+    elif isinstance(value, (list, tuple, np.ndarray)):
+        value = _from_dense(c, value, shape, rows, cols)
     if hasattr(value, "nrows") or hasattr(value, "size"):
         got = value.shape if hasattr(value, "nrows") else (value.size,)
         if len(got) != len(shape):
             want = {0: "a scalar", 1: "a scalar or Vector", 2: "a scalar or Matrix"}[len(shape)]
-            raise TypeError(f"Assigning to C{_show(rows, cols)} takes {want}, got "
-                            f"{type(value).__name__}")
+            raise TypeError(f"Bad type for argument `value`: assigning to "
+                            f"C{_show(rows, cols)} takes {want}, got {type(value).__name__}")
         if got != shape:
             raise DimensionMismatch(f"value shape (={got}) must equal the shape of the "
                                     f"indexed region (={shape})")
         return value, value.dtype
     value = getattr(value, "value", value)
     if value is None:
-        raise EmptyObject("Cannot assign an empty Scalar")
-    if not np.isscalar(value):
-        raise TypeError(f"Cannot assign a {type(value).__name__} to C{_show(rows, cols)}")
+        return EMPTY, c.dtype  # an empty Scalar: the region's entries go (unless accum)
+    if not np.isscalar(value) or isinstance(value, (str, bytes)):
+        raise TypeError(f"Bad type for argument `value`: cannot assign a "
+                        f"{type(value).__name__} to C{_show(rows, cols)}")
     return value, scalar_dtype(value)
 
 
-def _from_dense(c, values):
+def _from_dense(c, values, shape, rows, cols):
+    """Collective. A list or array assigned to a region of ``shape``, as a Matrix or Vector."""
+    if not shape:
+        raise TypeError(f"Bad type for argument `value`: a list or array cannot be assigned "
+                        f"to one element C{_show(rows, cols)}")
     array = np.asarray(values)
+    if array.shape != shape:
+        raise ValueError(f"shape mismatch: value array of shape {array.shape} could not be "
+                         f"broadcast to indexing result of shape {shape}")
+    if array.dtype == object:
+        raise TypeError("Bad type for argument `value`: an array of Python objects")
     return (type(c) if array.ndim == 2 else Vector).from_dense(array, grid=c.grid)
 
 
@@ -246,10 +258,14 @@ def _check_mask(c, rows, cols, mask, submask):
     one = is_one(rows) or is_one(cols)
     if submask:
         want = tuple(len(x) for x in (rows, cols) if not is_one(x))
+        if vector_mask and len(want) != 1:
+            raise TypeError(f"Unable to use Vector mask on "
+                            f"{'Matrix' if want else 'single element'} assignment to a Matrix")
+        if not want:
+            raise TypeError("Single element assign does not accept a submask")
         if vector_mask != (len(want) == 1):
-            raise TypeError(f"Indices for subassign imply a "
-                            f"{'Vector' if len(want) == 1 else 'Matrix'} sub-mask, got a "
-                            f"{'Vector' if vector_mask else 'Matrix'} mask")
+            raise TypeError("Indices for subassign imply Vector submask, but got Matrix mask "
+                            "instead")
         if mask.parent.shape != want:
             raise DimensionMismatch(f"Mask.shape (={mask.parent.shape}) must equal the shape "
                                     f"of the indexed region (={want})")

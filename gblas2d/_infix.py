@@ -75,9 +75,22 @@ def call_op(left, right, op, kind="mult"):
 
 def _only_bool(expr, symbol, method):
     if expr.dtype != BOOL:
-        raise TypeError(f"The infix operator `x {symbol} y` is only supported for BOOL dtype "
-                        f"(it uses {method}), got {expr.dtype}")
+        raise TypeError(f"The infix operator `x {symbol} y` is not supported for {expr.dtype} "
+                        f"dtype.  It is only supported for BOOL dtype (it uses {method}).")
     return expr
+
+
+def _pair_operand(obj, symbol, kind):
+    """The right side of ``a | b`` or ``a & b``: a Vector or Matrix (a lazy one computed), or
+    a pair of the same kind, kept for a chain (``binary.plus(u | v | w)``)."""
+    if isinstance(obj, EwisePair) and obj.kind == kind:
+        return obj
+    operand = _operand(obj)
+    if operand is None:
+        raise TypeError(f"Bad type for argument `right` of `x {symbol} y`.  Expected type: "
+                        f"Vector, Matrix, TransposedMatrix (or a lazy one).  Got: "
+                        f"{type(obj).__name__}")
+    return operand
 
 
 class Infix:
@@ -164,10 +177,19 @@ class Infix:
         return _only_bool(call_op(other, self, binary.lxor, "add"), "^", "ewise_add")
 
     def __or__(self, other):
-        return EwisePair(self._infix_operand(), _operand(other), "add")
+        return EwisePair(self._infix_operand(), _pair_operand(other, "|", "add"), "add")
 
     def __and__(self, other):
-        return EwisePair(self._infix_operand(), _operand(other), "mult")
+        return EwisePair(self._infix_operand(), _pair_operand(other, "&", "mult"), "mult")
+
+    def __ror__(self, other):
+        # Python's operator tried other.__or__ first: other is no Vector or Matrix.
+        raise TypeError(f"Bad type for argument `left` of `x | y`.  Expected type: Vector, "
+                        f"Matrix, TransposedMatrix.  Got: {type(other).__name__}")
+
+    def __rand__(self, other):
+        raise TypeError(f"Bad type for argument `left` of `x & y`.  Expected type: Vector, "
+                        f"Matrix, TransposedMatrix.  Got: {type(other).__name__}")
 
     def __abs__(self):
         return self._infix_operand().apply(unary.abs)
@@ -185,24 +207,88 @@ class Infix:
 
 class EwisePair(Infix):
     """``a | b`` and ``a & b``: ewise_add / ewise_mult waiting for an operator
-    (``monoid.plus(a | b)``); computed as they stand, ``lor`` / ``land`` of BOOL operands."""
+    (``monoid.plus(a | b)``, ``binary.minus(a | b, left_default=0, right_default=0)`` for
+    ewise_union); computed as they stand, ``lor`` / ``land`` of BOOL operands.
+
+    Pairs chain as in python-graphblas: in ``binary.plus(u | v | w)`` each pair inside is
+    computed with the same operator (and defaults) first, ``plus(plus(u | v) | w)``.
+    """
 
     def __init__(self, left, right, kind):
         if right is None:
-            raise TypeError(f"`x {'|' if kind == 'add' else '&'} y` needs a Vector or Matrix "
-                            "on each side")
+            raise TypeError(f"Bad type for argument `right` of `x {'|' if kind == 'add' else '&'}"
+                            f" y`: it needs a Vector or Matrix (or a lazy one) on each side")
         self.left, self.right, self.kind = left, right, kind
 
-    def _call_op(self, op):
+    @property
+    def _symbol(self):
+        return "|" if self.kind == "add" else "&"
+
+    def __or__(self, other):
+        if self.kind != "add":
+            return super().__or__(other)
+        return EwisePair(self, _pair_operand(other, "|", "add"), "add")
+
+    def __and__(self, other):
+        if self.kind != "mult":
+            return super().__and__(other)
+        return EwisePair(self, _pair_operand(other, "&", "mult"), "mult")
+
+    def _in_place(self, symbol):
+        raise TypeError(f"In-place `x {symbol}= y` is not supported for a lazy `x {self._symbol} "
+                        f"y`: compute it first, w = (x {self._symbol} y).new()")
+
+    def __ior__(self, other):
+        self._in_place("|")
+
+    def __iand__(self, other):
+        self._in_place("&")
+
+    def __ixor__(self, other):
+        self._in_place("^")
+
+    def __imatmul__(self, other):
+        self._in_place("@")
+
+    def _call_op(self, op, *args, left_default=None, right_default=None):
+        """``op(a | b)``: the element-wise operation with ``op``. With more arguments (``op(a
+        | b, 1)``) the pair is computed as it stands and ``op`` applied to the result."""
+        if args:
+            return self._infix_operand()._call_op(op, *args)
+        union = left_default is not None or right_default is not None
+        if union and (self.kind != "add" or left_default is None or right_default is None):
+            raise TypeError(f"Specifying `left_default` or `right_default` keyword arguments "
+                            f"implies performing `ewise_union` operation with infix notation.  "
+                            f"There is only one valid way to do this: {op!r}(x | y, "
+                            f"left_default=0, right_default=0), where x and y are Vectors or "
+                            f"Matrices, and left_default and right_default are scalars.")
+        if getattr(op, "kind", None) not in ("binary", "monoid"):
+            return self._infix_operand()._call_op(op)
+        defaults = {"left_default": left_default, "right_default": right_default} if union \
+            else {}
+        left, right = (side._call_op(op, **defaults).new() if isinstance(side, EwisePair)
+                       else side for side in (self.left, self.right))
+        if union:
+            return left.ewise_union(right, op, left_default, right_default)
         if self.kind == "add":
-            return self.left.ewise_add(self.right, op)
-        return self.left.ewise_mult(self.right, op)
+            return left.ewise_add(right, op)
+        return left.ewise_mult(right, op)
 
     def _as_expression(self):
-        if self.left.dtype != BOOL or self.right.dtype != BOOL:
-            raise TypeError(f"`x {'|' if self.kind == 'add' else '&'} y` is only valid for BOOL "
-                            "operands; use an operator, e.g. monoid.plus(x | y)")
-        return self._call_op(binary.lor if self.kind == "add" else binary.land)
+        left, right = (side._as_expression().new() if isinstance(side, EwisePair) else side
+                       for side in (self.left, self.right))
+        if left.dtype != BOOL or right.dtype != BOOL:
+            method, op, example = (("ewise_add", "LOR", "plus") if self.kind == "add" else
+                                   ("ewise_mult", "LAND", "times"))
+            raise TypeError(f"Bad dtypes for `x {self._symbol} y`!  Automatic computation of "
+                            f"`x {self._symbol} y` infix expressions is only valid for BOOL "
+                            f"dtypes.  The argument dtypes are {left.dtype} and {right.dtype}."
+                            f"  When auto-computed for boolean dtypes, `x {self._symbol} y` "
+                            f"performs {method} using {op}.  Typical usage is to create an "
+                            f"{method} expression such as `monoid.{example}(x {self._symbol} "
+                            f"y)`.")
+        return EwisePair(left, right, self.kind)._call_op(
+            binary.lor if self.kind == "add" else binary.land)
 
     def _infix_operand(self):
         return self._as_expression().new()
@@ -213,6 +299,33 @@ class EwisePair(Infix):
     @property
     def _compute(self):
         return self._as_expression()._compute
+
+    # What python-graphblas's infix expressions tell without computing
+    @property
+    def shape(self):
+        return self.left.shape
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        return self.left.size
+
+    @property
+    def nrows(self):
+        return self.left.nrows
+
+    @property
+    def ncols(self):
+        return self.left.ncols
+
+    @property
+    def nvals(self):
+        """Collective. The entries of the pair computed as it stands (BOOL operands only),
+        python-graphblas's autocompute."""
+        return self._infix_operand().nvals
 
 
 class InPlace(Infix):
@@ -228,8 +341,8 @@ class InPlace(Infix):
         operand = _operand(other)
         if accumulate and operand is not None and len(operand.shape) == len(self.shape):
             if symbol is not None and operand.dtype != BOOL:
-                raise TypeError(f"The infix operator `x {symbol}= y` is only supported for "
-                                f"BOOL dtype, got {operand.dtype}")
+                raise TypeError(f"The infix operator `x {symbol}= y` is not supported for "
+                                f"{operand.dtype} dtype.  It is only supported for BOOL dtype.")
             self(accum=op) << operand
             return self
         expr = call_op(self, other if operand is None else operand, op, kind)

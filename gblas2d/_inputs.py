@@ -11,7 +11,7 @@ import numpy as np
 from .exceptions import DimensionMismatch, IndexOutOfBound, InvalidValue
 from .semirings.dtypes import FP64, lookup_dtype, unify
 
-__all__ = ["FirstOnlyMonoid", "INDEX_LIMIT", "InvalidInput", "LengthMismatch", "agreed_dtype",
+__all__ = ["FirstOnlyMonoid", "INDEX_LIMIT", "LengthMismatch", "agreed_dtype",
            "axis_index", "checked", "dense_fill", "index_array", "is_position", "order_of",
            "scalar_dtype"]
 
@@ -49,7 +49,8 @@ def axis_index(index, size, *, ranges=False):
         if not 0 <= j < size:
             raise IndexOutOfBound(f"Index out of range: index={i}, size={size}")
         return j
-    if hasattr(index, "S") or hasattr(index, "parent"):
+    if hasattr(index, "S") or hasattr(index, "parent") or \
+            hasattr(index, "ndim") and not isinstance(index, np.ndarray):  # A.T, expressions
         raise TypeError(f"Invalid type for index: {type(index).__name__}; to mask, use "
                         "x.dup(mask=m.S) or x(mask=m.S) << value")
     if isinstance(index, tuple):
@@ -72,12 +73,6 @@ def axis_index(index, size, *, ranges=False):
     return positions
 
 
-class InvalidInput(InvalidValue, ValueError):
-    """Arrays given to a constructor that it cannot take (duplicates without ``dup_op``,
-    indices that are not integers, no indices to infer a size from): gblas2d's InvalidValue,
-    and the ValueError python-graphblas raises."""
-
-
 class LengthMismatch(DimensionMismatch, ValueError):
     """Index and value arrays of different lengths: gblas2d's DimensionMismatch, and the
     ValueError python-graphblas raises."""
@@ -94,7 +89,7 @@ def index_array(array, name="indices"):
     InvalidValue (not a negative number wrapped around)."""
     if isinstance(array, np.ndarray):
         if array.size and array.dtype.kind not in "iub":
-            raise InvalidInput(f"{name} must be integers, not {array.dtype.name}")
+            raise InvalidValue(f"{name} must be integers, not {array.dtype.name}")
     else:
         given, array = array, np.asarray(array)
         if array.dtype.kind not in "iub":

@@ -8,17 +8,18 @@ does the extract and the assign); ``matrix.py`` defines the Matrix that makes th
 
 import numpy as np
 
+from ._automethods import MatrixAutoMethods, VectorAutoMethods
 from ._expr import MatrixExpression, ScalarExpression, check_options, parse_call
-from ._indexing import assign, extract, matrix_index
+from ._indexing import assign, extract, is_one, matrix_index
 from ._infix import Infix, ScalarLike
-from ._inputs import is_position
+from ._inputs import order_of
 from ._products import mxv_expression
 from ._shape import diagonal
 from .grid import collective
 from .semirings import monoid, semiring
 from .vector import Vector
 
-__all__ = ["MatrixElement", "MatrixIndexExpr", "TransposedMatrix"]
+__all__ = ["MatrixElement", "MatrixIndexExpr", "TransposedMatrix", "index_expr"]
 
 
 class TransposedMatrix(Infix):
@@ -64,6 +65,10 @@ class TransposedMatrix(Infix):
             return self.mxv(other)
         return self.new().mxm(other)
 
+    def __rmatmul__(self, other):
+        raise TypeError(f"Bad type for argument `left` in TransposedMatrix.__rmatmul__(...): "
+                        f"expected a Vector or a Matrix, got {type(other).__name__}")
+
     def mxm(self, other, op=semiring.plus_times):
         return self.new().mxm(other, op)
 
@@ -77,13 +82,28 @@ class TransposedMatrix(Infix):
         return self._matrix.reduce_scalar(op, allow_empty=allow_empty)
 
     def __getitem__(self, index):
-        element = isinstance(index, tuple) and len(index) == 2 and all(map(is_position, index))
-        if element:
-            return self._matrix[index[1], index[0]]
-        return MatrixIndexExpr(self._matrix, index, transposed=True)
+        return index_expr(self._matrix, index, transposed=True)
 
+    @collective
     def __contains__(self, index):
-        return (index[1], index[0]) in self._matrix
+        """Collective. Whether A.T stores an entry at ``index``, a (row, column) of A.T."""
+        element = self[index]
+        if not isinstance(element, MatrixElement):
+            raise TypeError(f"Invalid index to Matrix contains: {index!r}.  A 2-tuple of "
+                            "integers is expected, e.g. `(0, 1) in A.T`")
+        return element.value is not None
+
+    @collective
+    def __iter__(self):
+        """Collective. The (row, column) of each entry of A.T."""
+        rows, columns, _ = self.to_coo(values=False)
+        return zip(rows.flat, columns.flat, strict=True)
+
+    @property
+    def name(self):
+        return f"{self._matrix.name}.T"
+
+    ndim = 2
 
     def _materialize_expr(self):
         m = self._matrix
@@ -97,10 +117,67 @@ class TransposedMatrix(Infix):
         return self._materialize_expr().new(dtype, mask=mask, name=name)
 
     @collective
-    def to_coo(self, dtype=None, **kw):
-        r, c, v = self._matrix.to_coo(dtype)
-        order = np.lexsort((r, c))
-        return c[order], r[order], v[order]
+    def to_coo(self, dtype=None, *, rows=True, columns=True, values=True, sort=True):
+        """Collective. A's entries with rows and columns swapped, in A's order (by A.T's
+        column), as python-graphblas's ``A.T.to_coo``."""
+        r, c, v = self._matrix.to_coo(dtype, rows=columns, columns=rows, values=values,
+                                      sort=sort)
+        return c, r, v
+
+    @collective
+    def to_edgelist(self, dtype=None, *, values=True, sort=True):
+        """Collective. ``(edges, values)`` of A.T, as ``Matrix.to_edgelist``."""
+        r, c, v = self.to_coo(dtype, values=values, sort=sort)
+        return np.column_stack([r, c]), v
+
+    @collective
+    def to_dense(self, fill_value=None, dtype=None):
+        """Collective. A's dense array, transposed."""
+        return self._matrix.to_dense(fill_value, dtype).T
+
+    @collective
+    def to_dicts(self, order="rowwise"):
+        """Collective. ``{row: {column: value}}`` of A.T: A's by the other order."""
+        flipped = "columnwise" if order_of(order) == "rowwise" else "rowwise"
+        return self._matrix.to_dicts(flipped)
+
+    @collective
+    def to_csr(self, dtype=None, *, sort=True):
+        """Collective. A.T's CSR, which is A's CSC."""
+        return self._matrix.to_csc(dtype, sort=sort)
+
+    @collective
+    def to_csc(self, dtype=None, *, sort=True):
+        """Collective. A.T's CSC, which is A's CSR."""
+        return self._matrix.to_csr(dtype, sort=sort)
+
+    @collective
+    def to_dcsr(self, dtype=None, *, sort=True):
+        """Collective. A.T's DCSR, which is A's DCSC."""
+        return self._matrix.to_dcsc(dtype, sort=sort)
+
+    @collective
+    def to_dcsc(self, dtype=None, *, sort=True):
+        """Collective. A.T's DCSC, which is A's DCSR."""
+        return self._matrix.to_dcsr(dtype, sort=sort)
+
+    @collective
+    def get(self, row, col, default=None):
+        """Collective. The value of A.T at (row, col), A's at (col, row), or ``default``."""
+        return self._matrix.get(col, row, default)
+
+    def wait(self, how="materialize"):
+        """Nothing to wait for (see ``Matrix.wait``)."""
+        self._matrix.wait(how)
+        return self
+
+    @collective
+    def dup(self, dtype=None, *, clear=False, mask=None, name=None):
+        """Collective. A.T as a new Matrix (``clear``: an empty one of its shape)."""
+        if clear:
+            return type(self._matrix)(self.dtype if dtype is None else dtype, self.nrows,
+                                      self.ncols, name=name, grid=self.grid)
+        return self.new(dtype, mask=mask, name=name)
 
     @collective
     def diag(self, k=0, dtype=None, *, name=None):
@@ -119,7 +196,7 @@ def _on_transpose(name):
 
 
 for _name in ("apply", "select", "ewise_add", "ewise_mult", "ewise_union", "isequal",
-              "isclose", "dup", "to_dense", "kronecker", "power"):
+              "isclose", "kronecker", "power", "reposition"):
     setattr(TransposedMatrix, _name, _on_transpose(_name))
 
 class MatrixIndexExpr(Infix):
@@ -129,16 +206,24 @@ class MatrixIndexExpr(Infix):
     ``A.T[...]`` is made with ``transposed``: the positions are A's, the result is A's
     transpose's."""
 
-    def __init__(self, parent, index, *, transposed=False):
+    def __init__(self, parent, index, *, transposed=False, resolved=None):
         self.parent = parent
         self.index = index
         self.transposed = transposed
         shape = parent.shape[::-1] if transposed else parent.shape
-        rows, cols = matrix_index(index, shape)
+        rows, cols = resolved or matrix_index(index, shape)
         self.rows, self.cols = (cols, rows) if transposed else (rows, cols)
 
+    @property
+    def dtype(self):
+        return self.parent.dtype
+
+    @property
+    def grid(self):
+        return self.parent.grid
+
     def _as_expression(self):
-        if np.ndim(self.rows) == 0 and np.ndim(self.cols) == 0:
+        if is_one(self.rows) and is_one(self.cols):
             raise TypeError("A[i, j] is a scalar; use .value or .new()")
         return extract(self.parent, self.rows, self.cols, transposed=self.transposed)
 
@@ -154,6 +239,9 @@ class MatrixIndexExpr(Infix):
     def __call__(self, *args, mask=None, accum=None, replace=False, **opts):
         """``A[rows, cols](mask, accum, replace)``: the target of a sub-mask assign, whose mask
         has the region's shape (GxB_subassign)."""
+        if self.transposed:
+            raise TypeError("'TransposedMatrix' object is not callable: A.T[...](...) cannot "
+                            "be assigned; assign to A")
         mask, accum, replace = parse_call(args, mask, accum, replace)
         check_options(opts)
         return _SubAssign(self, mask, accum, replace)
@@ -164,29 +252,14 @@ class MatrixIndexExpr(Infix):
     def update(self, value):
         return self << value
 
-    @property
-    @collective
-    def value(self):
-        """Collective. The element A[i, j] or None."""
-        a = self.parent
-        i, j = int(self.rows), int(self.cols)
-        owner = int(a.grid.entry_owner(a.nrows, a.ncols, [i], [j])[0])
-        local = None
-        if owner == a.grid.rank:
-            key = (i - a.row_offset) * a.block.ncols + (j - a.col_offset)
-            keys = a.block.keys()
-            pos = np.searchsorted(keys, key)
-            if pos < len(keys) and keys[pos] == key:
-                local = a.block.values[pos].item()
-        return a.grid.comm.bcast_object(local, root=owner)
-
 
 class _SubAssign:
     """``A[rows, cols](mask, accum, replace)``: the left side of ``<<``."""
 
     def __init__(self, target, mask, accum, replace):
         if target.transposed:
-            raise TypeError("Assign to A, not to its transpose A.T")
+            raise TypeError("'TransposedMatrix' object does not support item assignment: "
+                            "assign to A, not to its transpose A.T")
         self.target = target
         self.mask, self.accum, self.replace = mask, accum, replace
 
@@ -205,8 +278,59 @@ class _SubAssign:
 class MatrixElement(ScalarLike, MatrixIndexExpr):
     """``A[i, j]``: one element; comparing, testing or converting it reads its value."""
 
+    @property
+    @collective
+    def value(self):
+        """Collective. The element A[i, j] or None."""
+        a = self.parent
+        i, j = int(self.rows), int(self.cols)
+        owner = int(a.grid.entry_owner(a.nrows, a.ncols, [i], [j])[0])
+        local = None
+        if owner == a.grid.rank:
+            key = (i - a.row_offset) * a.block.ncols + (j - a.col_offset)
+            keys = a.block.keys()
+            pos = np.searchsorted(keys, key)
+            if pos < len(keys) and keys[pos] == key:
+                local = a.block.values[pos].item()
+        return a.grid.comm.bcast_object(local, root=owner)
+
     @collective
     def new(self, dtype=None, *, name=None):
         """Collective. The element as a Scalar (empty when no entry is stored)."""
         return ScalarExpression.output_class.from_value(self.value, dtype or self.parent.dtype,
                                                         name=name)
+
+
+class _SubmatrixExpr(MatrixAutoMethods, MatrixIndexExpr):
+    """``A[rows, cols]``: a lazy Matrix; reading ``nvals``, ``isequal``, ... extracts it."""
+
+    @property
+    def output_class(self):
+        return type(self.parent)
+
+    @property
+    def nrows(self):
+        return self.shape[0]
+
+    @property
+    def ncols(self):
+        return self.shape[1]
+
+
+class _RowColumnExpr(VectorAutoMethods, MatrixIndexExpr):
+    """``A[i, cols]`` or ``A[rows, j]``: a lazy Vector; reading ``nvals``, ... extracts it."""
+
+    output_class = Vector
+
+    @property
+    def size(self):
+        return self.shape[0]
+
+
+def index_expr(matrix, index, *, transposed=False):
+    """``A[index]`` (``A.T[index]`` with ``transposed``): the element, the row or column, or
+    the submatrix that ``index`` names."""
+    rows, cols = matrix_index(index, matrix.shape[::-1] if transposed else matrix.shape)
+    one_position = is_one(rows) + is_one(cols)
+    cls = (_SubmatrixExpr, _RowColumnExpr, MatrixElement)[one_position]
+    return cls(matrix, index, transposed=transposed, resolved=(rows, cols))

@@ -23,6 +23,7 @@ import numpy as np
 from . import _exchange as ex
 from . import _redistribute as redist
 from . import backends
+from ._automethods import computed
 from ._block import Block, BlockMask
 from ._expr import MatrixExpression, VectorExpression, as_op, check_domain
 from ._kernels import merge_disjoint, reduce_scattered, sorted_isin
@@ -95,8 +96,10 @@ def mxv_expression(A, x, op, orient, x_first):
     outputs are columns) as an expression; ``x_first`` says whether x is the multiply's first
     operand (``A.T.mxv(x)`` is a "vxm" layout with A first). Shapes and types are checked
     here, at once."""
+    x = computed(x)
     if not hasattr(x, "local_piece"):
-        raise TypeError(f"{orient} expects a Vector, got {type(x).__name__}")
+        raise TypeError(f"Bad type for argument `other` in {orient}(...): expected a Vector, "
+                        f"got {type(x).__name__}")
     sr = as_op(op, "semiring")
     inner = A.ncols if orient == "mxv" else A.nrows
     if x.size != inner:
@@ -117,8 +120,10 @@ def mxv_expression(A, x, op, orient, x_first):
 
 def mxm_expression(A, B, op):
     """``A (+).(x) B`` as an expression, checked at once."""
+    B = computed(B)
     if not hasattr(B, "local_block"):
-        raise TypeError(f"mxm expects a Matrix, got {type(B).__name__}")
+        raise TypeError(f"Bad type for argument `other` in Matrix.mxm(...): expected a "
+                        f"Matrix, got {type(B).__name__}")
     sr = as_op(op, "semiring")
     if B.nrows != A.ncols:
         raise DimensionMismatch(f"Matrix.ncols (={A.ncols}) must equal Matrix.nrows "

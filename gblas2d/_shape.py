@@ -1,6 +1,6 @@
 """Operations that make or change a shape: ``A.kronecker(B)``, ``A.diag(k)``, ``A.power(n)``,
-``u.outer(v)``, a Vector spread over a Matrix (``A + v``), and ``resize`` of a Matrix or a
-Vector in place.
+``u.outer(v)``, a Vector spread over a Matrix (``A + v``), ``resize`` of a Matrix or a
+Vector in place and ``reposition`` (a shifted copy).
 
 Each builds the result's local part on the rank that will own it, or sends each entry there
 from the rank that made it; no rank ever holds a whole operand. ``matrix.py`` and ``vector.py``
@@ -27,8 +27,8 @@ from ._piece import Piece
 from ._products import mxm_compute
 from .exceptions import InvalidValue, NotImplementedException
 
-__all__ = ["broadcast", "diagonal", "dimension", "kronecker", "outer", "power", "resized_block",
-           "resized_piece"]
+__all__ = ["broadcast", "diagonal", "dimension", "kronecker", "outer", "power", "reposition",
+           "resized_block", "resized_piece"]
 
 
 def _integer(value, what):
@@ -300,12 +300,14 @@ def outer(u, v, op):
 
 
 # ---- resize ----
-def resized_block(A, nrows, ncols):
+def resized_block(A, nrows, ncols, row_offset=0, col_offset=0):
     """Collective (one alltoallv). This rank's Block of A resized to ``nrows`` x ``ncols``: the
-    entries inside the new shape, moved to their owners under it."""
-    A.grid.comm.check_replicated("Matrix.resize", nrows, ncols)
+    entries inside the new shape, moved to their owners under it. With offsets, A(i, j) goes
+    to (i + row_offset, j + col_offset) first (``reposition``)."""
+    A.grid.comm.check_replicated("Matrix.resize", nrows, ncols, row_offset, col_offset)
     rows, cols, vals = A.block.global_coo(A.row_offset, A.col_offset)
-    keep = (rows < nrows) & (cols < ncols)
+    rows, cols = rows + row_offset, cols + col_offset
+    keep = (rows >= 0) & (rows < nrows) & (cols >= 0) & (cols < ncols)
     keys, vals = _sorted(*redist.to_blocks(A.grid, nrows, ncols, rows[keep], cols[keep],
                                      vals[keep]))
     row_lo, row_hi = A.grid.row_block(nrows)
@@ -313,17 +315,33 @@ def resized_block(A, nrows, ncols):
     return Block.from_keys(row_hi - row_lo, col_hi - col_lo, keys, vals)
 
 
-def resized_piece(v, size):
+def resized_piece(v, size, offset=0):
     """Collective (one alltoallv). This rank's Piece of v resized to ``size``: the entries
-    below ``size``, moved to their owners under it."""
-    v.grid.comm.check_replicated("Vector.resize", size)
+    below ``size``, moved to their owners under it. With ``offset``, v(i) goes to
+    i + offset first (``reposition``)."""
+    v.grid.comm.check_replicated("Vector.resize", size, offset)
     idx, vals = v.piece.entries()
-    keep = np.searchsorted(idx, size - v.offset)
-    at = idx[:keep] + v.offset
-    at, vals = redist.to_owners(v.grid, v.grid.owner(size, at), at, vals[:keep])
+    start, stop = np.searchsorted(idx, [-offset - v.offset, size - offset - v.offset])
+    at = idx[start:stop] + (v.offset + offset)
+    at, vals = redist.to_owners(v.grid, v.grid.owner(size, at), at, vals[start:stop])
     # Already sorted: pieces arrive in rank order, and rank k's positions precede rank k+1's.
     lo, hi = v.grid.piece(size)
     return Piece.from_entries(hi - lo, at - lo, vals, v.dtype.np_type)
+
+
+def reposition(x, offsets, shape):
+    """``x`` (a Matrix or Vector) with each entry moved by ``offsets`` (rows, then columns) in
+    an object of ``shape``; what lands outside it is dropped (python-graphblas's
+    ``reposition``). Lazy; collective when computed: one alltoallv, each entry to its owner."""
+    offsets = tuple(_integer(k, "offset") for k in offsets)
+    names = ("nrows", "ncols") if len(shape) == 2 else ("size",)
+    shape = tuple(dimension(n, what) for n, what in zip(shape, names, strict=True))
+    if len(shape) == 1:
+        return VectorExpression("reposition", (x, *offsets), x.dtype, shape[0],
+                                lambda mask, opts: resized_piece(x, shape[0], offsets[0]),
+                                x.grid)
+    return MatrixExpression("reposition", (x, *offsets), x.dtype, *shape,
+                            lambda mask, opts: resized_block(x, *shape, *offsets), x.grid)
 
 
 # ---- a Vector spread over a Matrix ----

@@ -40,6 +40,7 @@ import warnings
 
 import numpy as np
 
+from ._expr import VectorExpression
 from .exceptions import DomainMismatch
 from .semirings import binary, indexunary, monoid, select, unary
 from .semirings.dtypes import BOOL, FP64, INT32, INT64
@@ -197,12 +198,10 @@ Linfnorm = Aggregator("Linfnorm", _fold(monoid.max, lambda obj: obj.apply(unary.
 def _held(result, grid):
     """The computed ``result``; a Scalar as a one-entry Vector (none if it is empty), as
     python-graphblas holds one, so a formula is the same element-wise code for both."""
-    from .vector import Vector  # vector.py imports this module
-
     out = result.new()
-    if isinstance(out, Vector):
+    if hasattr(out, "local_piece"):
         return out
-    held = Vector(out.dtype, 1, grid=grid)
+    held = VectorExpression.output_class(out.dtype, 1, grid=grid)
     if out.value is not None:
         held[0] = out.value
     return held

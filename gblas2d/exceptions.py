@@ -1,5 +1,9 @@
 """Exceptions, named as python-graphblas names them (``graphblas.exceptions``).
 
+Where python-graphblas raises a builtin exception instead, gblas2d's class is also that builtin,
+so that code written for python-graphblas catches it: ``IndexOutOfBound`` is an IndexError,
+``InvalidValue`` a ValueError.
+
 Every rank raises the same exception with the same message: checks that can differ between
 ranks are agreed through ``gblas2d.comm`` before anything is raised.
 """
@@ -40,8 +44,10 @@ class InvalidObject(GraphblasException):
     """An object is in an unusable state."""
 
 
-class InvalidValue(GraphblasException):
-    """An argument has a value the operation cannot take (e.g. duplicates without dup_op)."""
+class InvalidValue(GraphblasException, ValueError):
+    """An argument has a value the operation cannot take (e.g. duplicates without dup_op).
+    Also a ValueError: python-graphblas raises ValueError for such arguments (``from_coo``
+    with duplicate indices and no ``dup_op``: "Duplicate indices found")."""
 
 
 class NotImplementedException(GraphblasException):

@@ -34,6 +34,7 @@ from .grid import collective, default_grid
 from .matrix import Matrix
 from .semirings import binary
 from .semirings.dtypes import lookup_dtype
+from .vector import Vector
 
 __all__ = ["mmread", "mmwrite", "read_edgelist"]
 
@@ -64,7 +65,11 @@ def excerpt(line, width=60):
 
 
 def read_bytes(path):
-    """The file's bytes, gunzipped when the name ends in ``.gz``."""
+    """The file's bytes, gunzipped when the name ends in ``.gz``; or what a file object
+    (opened by the caller) reads."""
+    if hasattr(path, "read"):
+        data = path.read()
+        return data.encode() if isinstance(data, str) else data
     try:
         if os.fspath(path).endswith(".gz"):
             with gzip.open(path, "rb") as f:
@@ -431,8 +436,17 @@ def _check_range(path, dtype, rows, cols, values):
                            f"outside the range of {dtype} [{lo}, {hi}]")
 
 
+def _check_engine(engine):
+    """python-graphblas's ``engine`` argument: gblas2d's own reader and writer serve each."""
+    if str(engine).lower() not in _ENGINES:
+        raise ValueError(f"Bad engine value: {engine!r}. Must be {_one_of(_ENGINES)}")
+
+
+_ENGINES = ("auto", "scipy", "fmm", "fast_matrix_market")
+
+
 @collective
-def mmread(path, *, dtype=None, dup_op=None, name=None, grid=None):
+def mmread(path, engine="auto", *, dup_op=None, name=None, dtype=None, grid=None):
     """Collective. Read a Matrix Market file (``.mtx``, or ``.mtx.gz``) into a Matrix.
 
     Coordinate and array formats; ``real``, ``integer`` and ``pattern`` fields (``complex``
@@ -450,7 +464,9 @@ def mmread(path, *, dtype=None, dup_op=None, name=None, grid=None):
 
     Parameters
     ----------
-    path : str or os.PathLike
+    path : str, os.PathLike or a file object (read on rank 0)
+    engine : {"auto", "scipy", "fmm", "fast_matrix_market"}
+        python-graphblas's choice of parser; gblas2d's reader serves each.
     dtype : dtype-like, optional
         Cast the values to this type; default: the ``%%GraphBLAS type`` line's, else FP64
         for ``real``, INT64 for ``integer``, BOOL for ``pattern``.
@@ -475,6 +491,7 @@ def mmread(path, *, dtype=None, dup_op=None, name=None, grid=None):
     ((34, 34), 156, BOOL)
     """
     grid = grid or default_grid()
+    _check_engine(engine)
     if dtype is not None:
         dtype = lookup_dtype(dtype)
     read = on_root(grid, lambda: _mm_entries(path, dtype))
@@ -488,9 +505,9 @@ def mmread(path, *, dtype=None, dup_op=None, name=None, grid=None):
     except InvalidValue as exc:
         if dup_op is not None:
             raise
-        raise InvalidValue(f"{path}: duplicate entries (a Matrix Market file lists each entry "
-                           "once, and one triangle only when symmetric; give dup_op to "
-                           "combine them)") from exc
+        raise InvalidValue(f"{path}: duplicate entries (Duplicate indices found: a Matrix "
+                           "Market file lists each entry once, and one triangle only when "
+                           "symmetric; give dup_op to combine them)") from exc
     if _mirrored_alike(symmetry == "symmetric", dup_op):
         A.mark_symmetric()
     return A
@@ -560,11 +577,22 @@ def _write_mm(path, A, rows, cols, values, symmetry, comment):
         scipy.io.mmwrite(buffer, matrix, comment=text, symmetry=symmetry)
         f.write(buffer.getvalue().replace(b"unsigned-integer", b"integer", 1))
 
-    write_atomically(path, write, compress=os.fspath(path).endswith(".gz"))
+    if hasattr(path, "write"):
+        write(path)  # a file object, opened by the caller
+    else:
+        write_atomically(path, write, compress=os.fspath(path).endswith(".gz"))
+
+
+def _as_row(v):
+    """Collective. The 1 x n Matrix holding Vector ``v`` (how python-graphblas writes one):
+    each rank sends its own piece's entries."""
+    _, idx, values = v.local_piece()
+    return Matrix.from_coo(np.zeros(len(idx), dtype=np.int64), idx + v.offset, values,
+                           v.dtype, nrows=1, ncols=v.size, distributed=True, grid=v.grid)
 
 
 @collective
-def mmwrite(path, A, *, symmetry="general", comment=""):
+def mmwrite(path, A, engine="auto", *, symmetry="general", comment=""):
     """Collective. Write a Matrix to a Matrix Market coordinate file (gzipped if ``path``
     ends in ``.gz``).
 
@@ -575,8 +603,10 @@ def mmwrite(path, A, *, symmetry="general", comment=""):
 
     Parameters
     ----------
-    path : str or os.PathLike
-    A : Matrix
+    path : str, os.PathLike or a binary file object (written on rank 0)
+    A : Matrix, or a Vector (written as a 1 x n Matrix, as python-graphblas does)
+    engine : {"auto", "scipy", "fmm", "fast_matrix_market"}
+        python-graphblas's choice of writer; gblas2d's writer serves each.
     symmetry : {"general", "symmetric", "skew-symmetric"}
         For the last two only the lower triangle is written (no diagonal for skew-symmetric),
         after checking that the Matrix is symmetric (``A == A.T``) or skew-symmetric
@@ -596,8 +626,11 @@ def mmwrite(path, A, *, symmetry="general", comment=""):
     >>> A = Matrix.from_coo([0, 1], [1, 0], [2.5, 2.5], nrows=2, ncols=2)  # doctest: +SKIP
     >>> mmwrite("a.mtx", A, symmetry="symmetric")  # doctest: +SKIP
     """
+    if isinstance(A, Vector):
+        A = _as_row(A)
     check_matrix(A)
-    symmetry = str(symmetry).lower()
+    _check_engine(engine)
+    symmetry = "general" if symmetry is None else str(symmetry).lower()
     if symmetry not in _SYMMETRIES:
         raise ValueError(f"symmetry must be {_one_of(_SYMMETRIES)}; got {symmetry!r}")
     if symmetry == "hermitian":

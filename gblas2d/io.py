@@ -29,11 +29,24 @@ def from_scipy_sparse(A, *, dup_op=None, name=None, grid=None):
                            dup_op=dup_op, name=name, grid=grid)
 
 
+_SCIPY_FORMATS = ("bsr", "csr", "csc", "coo", "lil", "dia", "dok")
+
+
 @collective
 def to_scipy_sparse(A, format="csr"):
-    """Collective. A scipy.sparse array of the whole matrix on every rank."""
+    """Collective. A scipy.sparse array of the whole Matrix (or ``A.T``) on every rank; of a
+    Vector, a 1 x n row (n x 1 for ``format="csc"``), as python-graphblas gives it."""
     from scipy.sparse import coo_array
 
+    format = str(format).lower()
+    if format not in _SCIPY_FORMATS:
+        raise ValueError(f"Invalid format: {format!r}; expected one of {_SCIPY_FORMATS}")
+    if isinstance(A, Vector):
+        idx, v = A.to_coo()
+        zero = np.zeros(len(idx), dtype=np.int64)
+        coords, shape = ((idx.astype(np.int64), zero), (A.size, 1)) if format == "csc" else \
+            ((zero, idx.astype(np.int64)), (1, A.size))
+        return coo_array((v, coords), shape=shape).asformat(format)
     r, c, v = A.to_coo()
     return coo_array((v, (r.astype(np.int64), c.astype(np.int64))), shape=A.shape).asformat(format)
 

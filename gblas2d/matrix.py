@@ -9,8 +9,9 @@ from contextlib import nullcontext
 
 import numpy as np
 
-from . import _products, _shape, backends
+from . import _build, _formats, _products, _shape, backends
 from . import _redistribute as redist
+from ._automethods import computed
 from ._block import Block
 from ._container import Container, apply_values
 from ._expr import (
@@ -23,15 +24,23 @@ from ._expr import (
     ewise_input_types,
 )
 from ._indexing import EMPTY, assign
-from ._inputs import FirstOnlyMonoid, agreed_dtype, checked, is_position, scalar_dtype
+from ._infix import ScalarLike
+from ._inputs import (
+    FirstOnlyMonoid,
+    LengthMismatch,
+    agreed_dtype,
+    checked,
+    dense_fill,
+    index_array,
+    scalar_dtype,
+)
 from ._kernels import reduce_sorted, run_starts
-from ._matrix_views import MatrixElement, MatrixIndexExpr, TransposedMatrix
+from ._matrix_views import TransposedMatrix, index_expr
 from ._piece import Piece
 from .agg import Aggregator
 from .exceptions import (
     DimensionMismatch,
     DomainMismatch,
-    EmptyObject,
     IndexOutOfBound,
     InvalidValue,
     NotImplementedException,
@@ -160,17 +169,16 @@ class Matrix(Container):
         grid = grid or default_grid()
 
         def read_input():
-            r = np.asarray(rows).reshape(-1)
-            c = np.asarray(columns).reshape(-1)
-            for arr in (r, c):
-                if arr.size and not np.issubdtype(arr.dtype, np.integer):
-                    raise IndexOutOfBound(f"row and column indices must be integers, got "
-                                          f"{arr.dtype}")
-            if r.shape != c.shape:
-                raise DimensionMismatch(f"rows (={r.size}) and columns (={c.size}) must have "
-                                        "the same length")
-            return r.astype(np.int64, copy=False), c.astype(np.int64, copy=False), \
-                np.asarray(values)
+            r, c = index_array(rows, "row indices"), index_array(columns, "column indices")
+            for arr, given, what in ((r, nrows, "row"), (c, ncols, "column")):
+                if given is None and not arr.size and not distributed:
+                    raise InvalidValue(f"No {what} indices provided. Unable to infer "
+                                      f"n{what[:3]}s.")
+            v = np.asarray(values)
+            if r.shape != c.shape or v.ndim and len(v) != r.size:
+                raise LengthMismatch(f"`rows` and `columns` and `values` lengths must match: "
+                                     f"{r.size}, {c.size}, {len(v) if v.ndim else 1}")
+            return r, c, v
 
         empty = np.empty(0, np.int64)
         rows, columns, values = checked(grid, distributed, read_input,
@@ -178,6 +186,8 @@ class Matrix(Container):
         if not distributed:
             grid.comm.check_replicated("Matrix.from_coo", rows, columns, values, dtype, nrows,
                                        ncols)
+        if values.ndim == 0 and dup_op is None:
+            dup_op = binary.any  # one value for all: repeats are one entry
         if dtype is None and distributed:
             dtype = agreed_dtype(grid, values, rows.size)
         dtype = lookup_dtype(dtype if dtype is not None else values.dtype)
@@ -309,6 +319,12 @@ class Matrix(Container):
     def from_dense(cls, values, missing_value=None, *, dtype=None, name=None, grid=None):
         """Collective. Build from a 2D array given identically on every rank."""
         values = np.asarray(values)
+        if values.ndim == 0:
+            raise TypeError("Matrix.from_dense needs an array; for one value everywhere use "
+                            "Matrix.from_scalar")
+        if values.ndim != 2:
+            raise ValueError(f"A 2d array is required to create a dense Matrix; the array must "
+                             f"be 2d, got shape {values.shape}")
         keep = np.ones(values.shape, bool) if missing_value is None else values != missing_value
         r, c = np.nonzero(keep)
         return cls.from_coo(r, c, values[r, c], dtype=dtype or values.dtype,
@@ -325,53 +341,6 @@ class Matrix(Container):
         keys = np.arange(b.nrows * b.ncols, dtype=np.int64)
         out._install(Block.from_keys(b.nrows, b.ncols, keys,
                                      np.full(len(keys), value, dtype=out.dtype.np_type)))
-        return out
-
-    @classmethod
-    @collective
-    def from_edgelist(cls, edgelist, values=None, *, nrows=None, ncols=None, dup_op=None,
-                      dtype=None, name=None, grid=None):
-        """Collective. From (row, column) pairs given identically on every rank: a sequence of
-        pairs or an array of shape (k, 2); ``values`` as in ``from_coo`` (1.0 by default)."""
-        pairs = np.asarray(edgelist)
-        if pairs.size == 0:
-            pairs = pairs.reshape(0, 2)
-        if pairs.ndim != 2 or pairs.shape[1] != 2:
-            raise ValueError(f"edgelist must be a sequence of (row, column) pairs, got shape "
-                             f"{pairs.shape}")
-        return cls.from_coo(pairs[:, 0], pairs[:, 1], 1.0 if values is None else values,
-                            dtype=dtype, nrows=nrows, ncols=ncols, dup_op=dup_op, name=name,
-                            grid=grid)
-
-    @classmethod
-    @collective
-    def from_dicts(cls, nested_dicts, dtype=None, *, order="rowwise", nrows=None, ncols=None,
-                   name=None, grid=None):
-        """Collective. From ``{row: {column: value}}`` (``order="columnwise"``: ``{column:
-        {row: value}}``) given identically on every rank."""
-        if order not in ("rowwise", "columnwise"):
-            raise ValueError(f"order must be 'rowwise' or 'columnwise', got {order!r}")
-        outer = [k for k, inner in nested_dicts.items() for _ in inner]
-        inner_keys = [k for inner in nested_dicts.values() for k in inner]
-        values = [v for inner in nested_dicts.values() for v in inner.values()]
-        rows, cols = (outer, inner_keys) if order == "rowwise" else (inner_keys, outer)
-        return cls.from_coo(np.array(rows, dtype=np.int64), np.array(cols, dtype=np.int64),
-                            np.array(values), dtype=dtype, nrows=nrows, ncols=ncols, name=name,
-                            grid=grid)
-
-    @collective
-    def to_dicts(self, order="rowwise"):
-        """Collective. ``{row: {column: value}}`` (or by column), on every rank: the whole
-        matrix, gathered."""
-        if order not in ("rowwise", "columnwise"):
-            raise ValueError(f"order must be 'rowwise' or 'columnwise', got {order!r}")
-        rows, cols, values = self.to_coo()
-        outer, inner = (rows, cols) if order == "rowwise" else (cols, rows)
-        by = np.lexsort((inner, outer))
-        outer, inner, values = outer[by], inner[by], values[by]
-        out = {}
-        for a, b, v in zip(outer.tolist(), inner.tolist(), values.tolist(), strict=True):
-            out.setdefault(a, {})[b] = v
         return out
 
     @collective
@@ -398,21 +367,22 @@ class Matrix(Container):
         all_r = np.concatenate(comm.allgatherv(r))
         all_c = np.concatenate(comm.allgatherv(c))
         all_v = np.concatenate(comm.allgatherv(v.astype(
-            (lookup_dtype(dtype) if dtype else self.dtype).np_type)))
+            (lookup_dtype(dtype) if dtype else self.dtype).np_type))) if values else None
         if sort:
             order = np.lexsort((all_c, all_r))
-            all_r, all_c, all_v = all_r[order], all_c[order], all_v[order]
+            all_r, all_c = all_r[order], all_c[order]
+            all_v = None if all_v is None else all_v[order]
         return (all_r.astype(np.uint64) if rows else None,
                 all_c.astype(np.uint64) if columns else None, all_v if values else None)
 
     @collective
     def to_dense(self, fill_value=None, dtype=None):
-        """Collective. A full 2D numpy array (``fill_value`` required if entries are missing)."""
-        if fill_value is None and self._nvals < self._nrows * self._ncols:
-            raise EmptyObject("Matrix has missing entries; give fill_value to to_dense")
+        """Collective. A full 2D numpy array (``fill_value`` required if entries are missing,
+        its type joining the Matrix's unless ``dtype`` is given)."""
+        fill, np_type = dense_fill(fill_value, dtype, self.dtype,
+                                   self._nvals == self._nrows * self._ncols)
         r, c, v = self.to_coo(dtype)
-        out = np.full(self.shape, 0 if fill_value is None else fill_value,
-                      dtype=(lookup_dtype(dtype) if dtype else self.dtype).np_type)
+        out = np.full(self.shape, 0 if fill is None else fill, dtype=np_type)
         out[r.astype(np.int64), c.astype(np.int64)] = v
         return out
 
@@ -424,16 +394,18 @@ class Matrix(Container):
         if isinstance(mask.parent, Vector):
             return  # for a row or column assign, C(m)[i, J]: checked there (_indexing.py)
         if not isinstance(mask.parent, Matrix):
-            raise TypeError("A Matrix output needs a Matrix mask")
+            raise TypeError(f"Mask object must be type Matrix, got {type(mask.parent).__name__}")
         if mask.parent.shape != self.shape:
             raise DimensionMismatch(f"Mask.shape (={mask.parent.shape}) must equal "
                                     f"Matrix.shape (={self.shape})")
 
     def _update(self, other, mask, accum, replace, opts):
         """Collective. ``self(mask, accum, replace) << other``."""
+        if other is None:
+            raise TypeError("Assignment value must be a valid expression type, not None")
         if mask is not None and isinstance(mask.parent, Vector):
-            raise TypeError("A Matrix output needs a Matrix mask; a Vector mask goes with a "
-                            "row or column assign, C(m)[i, :] << v")
+            raise TypeError("Mask object must be type Matrix; a Vector mask goes with a row or "
+                            "column assign, C(m)[i, :] << v")
         if hasattr(other, "_as_expression"):
             other = other._as_expression()
         if isinstance(other, TransposedMatrix):
@@ -485,8 +457,7 @@ class Matrix(Container):
         self._update(expr, mask, accum, replace, {})
 
     def __getitem__(self, index):
-        element = isinstance(index, tuple) and len(index) == 2 and all(map(is_position, index))
-        return (MatrixElement if element else MatrixIndexExpr)(self, index)
+        return index_expr(self, index)
 
     def __setitem__(self, index, value):
         self()[index] << value
@@ -505,7 +476,11 @@ class Matrix(Container):
     @collective
     def get(self, row, col, default=None):
         """Collective. The value at (row, col), or ``default`` when none is stored."""
-        value = self[row, col].value
+        element = self[row, col]
+        if not isinstance(element, ScalarLike):
+            raise ValueError("Bad row, col arguments in Matrix.get(...).  Indices should get a "
+                             "single element, which will be extracted as a Python scalar.")
+        value = element.value
         return default if value is None else value
 
     @property
@@ -520,13 +495,6 @@ class Matrix(Container):
         return self
 
     @collective
-    def to_edgelist(self, dtype=None, *, values=True, sort=True):
-        """Collective. ``(edges, values)``: a (nvals, 2) array of (row, column), by row, and
-        the values (None when ``values=False``), on every rank."""
-        rows, cols, vals = self.to_coo(dtype)
-        return np.column_stack([rows, cols]), vals if values else None
-
-    @collective
     def __iter__(self):
         """Collective. The (row, column) of each stored entry, by row (``list(A)``, as in
         python-graphblas); ``(i, j) in A`` tests one position."""
@@ -535,6 +503,7 @@ class Matrix(Container):
 
     # ---- element-wise ----
     def _ewise(self, other, op, kind, method, left_default=None, right_default=None):
+        other = computed(other)
         if isinstance(other, TransposedMatrix):
             other = other.new()
         if isinstance(other, Vector):
@@ -575,6 +544,10 @@ class Matrix(Container):
         if isinstance(other, Vector):
             return self.mxv(other)
         return self.mxm(other)
+
+    def __rmatmul__(self, other):
+        raise TypeError(f"Bad type for argument `left` in Matrix.__rmatmul__(...): expected a "
+                        f"Vector or a Matrix, got {type(other).__name__}")
 
     # ---- apply, select ----
     def apply(self, op, right=None, *, left=None):
@@ -731,6 +704,7 @@ class Matrix(Container):
     def kronecker(self, other, op=binary.times):
         """``C(ia*mB + ib, ja*nB + jb) = A(ia, ja) op B(ib, jb)``; ``op`` a BinaryOp or Monoid.
         Collective when computed: B's blocks pass round the ranks, one a stage."""
+        other = computed(other)
         if isinstance(other, TransposedMatrix):
             other = other.new()  # formed first (collective), as the element-wise methods do
         return _shape.kronecker(self, other, op)
@@ -754,6 +728,40 @@ class Matrix(Container):
         self._install(_shape.resized_block(self, nrows, ncols))
         self._nrows, self._ncols = nrows, ncols
         self._row_lo, self._col_lo = self.grid.row_block(nrows)[0], self.grid.col_block(ncols)[0]
+
+    @collective
+    def build(self, rows, columns, values, *, dup_op=None, clear=False, nrows=None,
+              ncols=None):
+        """Collective. ``from_coo``'s entries into this Matrix, which must be empty
+        (``clear=True`` empties it first; ``nrows``, ``ncols`` resize it)."""
+        shape = None if nrows is None and ncols is None else \
+            (self._nrows if nrows is None else nrows, self._ncols if ncols is None else ncols)
+        _build.build(self, (rows, columns, values), dup_op, clear, shape)
+
+    @collective
+    def setdiag(self, values, k=0, *, mask=None, accum=None):
+        """Collective. ``A(i, i + k) = values(i)``: a scalar, a Vector or an array of the
+        diagonal's length (``_build.py``)."""
+        _build.setdiag(self, values, k, mask, accum)
+
+    def reposition(self, row_offset, column_offset, *, nrows=None, ncols=None):
+        """``C(i + row_offset, j + column_offset) = A(i, j)`` in a Matrix of ``nrows`` x
+        ``ncols`` (A's shape by default), entries moved outside dropped: a lazy expression,
+        collective when computed (one alltoallv)."""
+        return _shape.reposition(self, (row_offset, column_offset), (
+            self._nrows if nrows is None else nrows, self._ncols if ncols is None else ncols))
+
+    # CSR, CSC, DCSR, DCSC, nested dicts and edge lists in and out, whole on every rank
+    # (_formats.py)
+    from_csr = classmethod(_formats.from_csr)
+    from_csc = classmethod(_formats.from_csc)
+    from_dcsr = classmethod(_formats.from_dcsr)
+    from_dcsc = classmethod(_formats.from_dcsc)
+    from_dicts = classmethod(_formats.from_dicts)
+    from_edgelist = classmethod(_formats.from_edgelist)
+    to_csr, to_csc = _formats.to_csr, _formats.to_csc
+    to_dcsr, to_dcsc = _formats.to_dcsr, _formats.to_dcsc
+    to_dicts, to_edgelist = _formats.to_dicts, _formats.to_edgelist
 
 
 def _keeps(op, value):

@@ -10,8 +10,9 @@ from contextlib import nullcontext
 
 import numpy as np
 
+from . import _build, _shape
 from . import _redistribute as redist
-from . import _shape
+from ._automethods import VectorAutoMethods, computed
 from ._container import Container, apply_values
 from ._expr import (
     MatrixExpression,
@@ -19,23 +20,23 @@ from ._expr import (
     VectorExpression,
     as_op,
     check_domain,
-    check_options,
     check_size,
     ewise_input_types,
-    parse_call,
 )
-from ._infix import Infix, ScalarLike
+from ._infix import ScalarLike
 from ._inputs import (
     FirstOnlyMonoid,
+    LengthMismatch,
     agreed_dtype,
-    axis_index,
     checked,
-    is_position,
+    dense_fill,
+    index_array,
     scalar_dtype,
 )
 from ._piece import Piece, PieceMask, Write, accumulated, ewise, write
+from ._vector_views import VectorElement, VectorExtract, one_position, positions_of
 from .agg import Aggregator
-from .exceptions import EmptyObject, IndexOutOfBound, InvalidValue
+from .exceptions import IndexOutOfBound, InvalidValue
 from .grid import collective, default_grid
 from .semirings import binary, monoid, semiring
 from .semirings.dtypes import FP64, lookup_dtype
@@ -118,20 +119,28 @@ class Vector(Container):
 
         With ``distributed=False`` every rank passes the same arrays; with ``True`` each rank
         passes its share and entries travel to their owners. Duplicates are combined with
-        ``dup_op`` or rejected with InvalidValue. ``size`` defaults to the largest index + 1.
+        ``dup_op`` or rejected with InvalidValue (a ValueError); one scalar value is every
+        entry's, and its duplicates are one entry, as in python-graphblas. ``size`` defaults to
+        the largest index + 1.
         """
         grid = grid or default_grid()
 
         def read_input():
-            idx = np.asarray(indices).reshape(-1)
-            if idx.size and not np.issubdtype(idx.dtype, np.integer):
-                raise IndexOutOfBound(f"indices must be integers, got {idx.dtype}")
-            return idx.astype(np.int64), np.asarray(values)
+            idx = index_array(indices)
+            if size is None and not idx.size and not distributed:
+                raise InvalidValue("No indices provided. Unable to infer size.")
+            vals = np.asarray(values)
+            if vals.ndim and len(vals) != idx.size:
+                raise LengthMismatch(f"`indices` and `values` lengths must match: {idx.size} "
+                                     f"!= {len(vals)}")
+            return idx, vals
 
         indices, values = checked(grid, distributed, read_input,
                                    (np.empty(0, np.int64), np.empty(0)))
         if not distributed:
             grid.comm.check_replicated("Vector.from_coo", indices, values, dtype, size)
+        if values.ndim == 0 and dup_op is None:
+            dup_op = binary.any  # one value for all: repeats are one entry
         if dtype is None and distributed:
             dtype = agreed_dtype(grid, values, indices.size)
         elif dtype is None:
@@ -183,7 +192,13 @@ class Vector(Container):
     @collective
     def from_dense(cls, values, missing_value=None, *, dtype=None, name=None, grid=None):
         """Collective. Build from a full array given identically on every rank."""
-        values = np.asarray(values).reshape(-1)
+        values = np.asarray(values)
+        if values.ndim == 0:
+            raise TypeError("Vector.from_dense needs an array; for one value everywhere use "
+                            "Vector.from_scalar")
+        if values.ndim != 1:
+            raise ValueError(f"Vector.from_dense: the array must be 1d, got shape "
+                             f"{values.shape}")
         keep = np.ones(values.size, bool) if missing_value is None else values != missing_value
         idx = np.flatnonzero(keep)
         return cls.from_coo(idx, values[idx], dtype=dtype or lookup_dtype(values.dtype),
@@ -194,7 +209,8 @@ class Vector(Container):
     def from_dict(cls, d, dtype=None, *, size=None, name=None, grid=None):
         """Collective. From ``{index: value}`` given identically on every rank."""
         return cls.from_coo(np.array(list(d), dtype=np.int64), np.array(list(d.values())),
-                            dtype=dtype, size=size, name=name, grid=grid)
+                            dtype=dtype, size=(max(d) + 1 if d else 0) if size is None else size,
+                            name=name, grid=grid)
 
     @collective
     def to_dict(self):
@@ -216,15 +232,24 @@ class Vector(Container):
     @collective
     def from_pairs(cls, pairs, dtype=None, *, size=None, dup_op=None, name=None, grid=None):
         """Collective. From (index, value) pairs given identically on every rank."""
-        pairs = list(pairs)
-        return cls.from_coo(np.array([p[0] for p in pairs], dtype=np.int64),
-                            np.array([p[1] for p in pairs]), dtype=dtype, size=size,
-                            dup_op=dup_op, name=name, grid=grid)
+        if isinstance(pairs, np.ndarray):
+            raise TypeError("pairs as NumPy array is not supported; use `Vector.from_coo` "
+                            "instead")
+        pairs = [tuple(p) for p in pairs]
+        if any(len(p) != 2 for p in pairs):
+            raise ValueError("Each item in the pairs must have two elements (for index and "
+                             f"value); got {next(len(p) for p in pairs if len(p) != 2)}")
+        return cls.from_coo([p[0] for p in pairs], [p[1] for p in pairs], dtype=dtype,
+                            size=size, dup_op=dup_op, name=name, grid=grid)
 
     @collective
     def get(self, index, default=None):
         """Collective. The value at ``index``, or ``default`` when none is stored."""
-        value = self[index].value
+        element = self[index]
+        if not isinstance(element, ScalarLike):
+            raise ValueError("Bad index in Vector.get(...).  A single index should be given, "
+                             "and the result will be a Python scalar.")
+        value = element.value
         return default if value is None else value
 
     @classmethod
@@ -278,12 +303,10 @@ class Vector(Container):
 
     @collective
     def to_dense(self, fill_value=None, dtype=None):
-        """Collective. A full numpy array; missing entries are ``fill_value`` (required if any)."""
-        if fill_value is None and self._nvals < self._size:
-            raise EmptyObject("Vector has missing entries; give fill_value to to_dense")
-        dtype = lookup_dtype(dtype) if dtype else self.dtype
-        local = np.full(self._piece.size, 0 if fill_value is None else fill_value,
-                        dtype=dtype.np_type)
+        """Collective. A full numpy array; missing entries are ``fill_value`` (required if any),
+        whose type joins the Vector's unless ``dtype`` is given."""
+        fill, np_type = dense_fill(fill_value, dtype, self.dtype, self._nvals == self._size)
+        local = np.full(self._piece.size, 0 if fill is None else fill, dtype=np_type)
         idx, vals = self._piece.entries()
         local[idx] = vals
         return np.concatenate(self.grid.comm.allgatherv(local))
@@ -294,11 +317,13 @@ class Vector(Container):
     # ---- assignment ----
     def _check_mask(self, mask):
         if not isinstance(mask.parent, Vector):
-            raise TypeError("A Vector output needs a Vector mask")
+            raise TypeError(f"Mask object must be type Vector, got {type(mask.parent).__name__}")
         check_size("mask", mask.parent.size, self._size, "Mask.size", "Vector.size")
 
     def _update(self, other, mask, accum, replace, opts):
         """Collective. ``self(mask, accum, replace) << other``."""
+        if other is None:
+            raise TypeError("Assignment value must be a valid expression type, not None")
         if hasattr(other, "_as_expression"):
             other = other._as_expression()
         if isinstance(other, Vector):
@@ -319,7 +344,7 @@ class Vector(Container):
                                 lambda mask, opts: snapshot, self.grid)
 
     def __getitem__(self, index):
-        return (_VectorElement if is_position(index) else _VectorIndexExpr)(self, index)
+        return (VectorElement if one_position(index) else VectorExtract)(self, index)
 
     @collective
     def __iter__(self):
@@ -332,7 +357,7 @@ class Vector(Container):
 
     @collective
     def __delitem__(self, index):
-        region = self._local_region(_positions(self._size, index))
+        region = self._local_region(positions_of(self._size, index))
         nothing = Piece.empty(region.size, self.dtype.np_type)
         self._commit(write(self._piece, nothing, PieceMask(region, True, False), None, False,
                            t_masked=True))
@@ -348,7 +373,7 @@ class Vector(Container):
         """Collective. ``w[index](mask) << value``: GxB_subassign, whose mask has the index's
         length and whose replace acts inside the region only. It is GrB_assign under a mask
         that bars the region's positions the sub-mask does not allow and nothing else."""
-        positions = _positions(self._size, index)
+        positions = positions_of(self._size, index)
         m = mask.parent
         check_size("mask", m.size, len(positions), "Mask.size", "number of indices")
         idx, vals = m._piece.entries()
@@ -364,9 +389,16 @@ class Vector(Container):
     def _assign(self, index, value, mask, accum, replace):
         """Collective. GrB_assign: self<mask>(index) = accum(self(index), value)."""
         whole = isinstance(index, slice) and index == slice(None)
-        positions = None if whole else _positions(self._size, index)
+        positions = None if whole else positions_of(self._size, index)
         n_local = self._piece.size
         local_mask = None if mask is None else mask.local()
+        if not isinstance(value, ScalarLike) and hasattr(value, "_as_expression"):
+            value = value._as_expression()  # v[1:4], u & w
+        if isinstance(value, VectorExpression):
+            value = value.new()
+        if isinstance(value, (list, tuple, np.ndarray)):
+            value = _array_value(value, index, self._size if whole else len(positions),
+                                 self.grid)
         if isinstance(value, Vector):
             positions = np.arange(self._size, dtype=np.int64) if whole else positions
             check_size("assign", value.size, len(positions), "Vector.size", "number of indices")
@@ -378,16 +410,21 @@ class Vector(Container):
             idx, vals = _sorted(idx - self._lo, vals)
         else:
             value = getattr(value, "value", value)
+            try:
+                # An empty Scalar deletes the entries it is assigned to.
+                t_type = self.dtype if value is None else scalar_dtype(value)
+            except (TypeError, ValueError):
+                raise TypeError(f"Bad type for argument `value` in Vector assign: "
+                                f"{type(value).__name__}") from None
             if value is None:
-                raise EmptyObject("Cannot assign an empty Scalar")
-            t_type = scalar_dtype(value)
-            if whole:
+                idx = np.empty(0, dtype=np.int64)
+            elif whole:
                 # Under a plain mask only its positions can change: T is the scalar there.
                 plain = mask is not None and not mask.complement
                 idx = local_mask.positions() if plain else np.arange(n_local, dtype=np.int64)
             else:
                 idx = self._local_region(positions).entries()[0]
-            vals = np.full(len(idx), value, dtype=t_type.np_type)
+            vals = np.full(len(idx), 0 if value is None else value, dtype=t_type.np_type)
         if accum is not None:
             check_domain(accum, self.dtype, t_type)
         t = Piece.from_entries(n_local, idx, vals)
@@ -423,6 +460,7 @@ class Vector(Container):
 
     # ---- element-wise ----
     def _ewise(self, other, op, kind, method, left_default=None, right_default=None):
+        other = computed(other)
         if hasattr(other, "_materialize_expr"):
             other = other.new()  # A.T, formed first (collective)
         if hasattr(other, "local_block"):
@@ -463,11 +501,18 @@ class Vector(Container):
                                 out_type, self._size, compute, self.grid, rebind=rebind)
 
     def __matmul__(self, other):
+        """``v @ A`` (``vxm``) or ``v @ w`` (the inner product), over plus_times."""
+        if isinstance(other, (Vector, VectorAutoMethods)):
+            return self.inner(other)
+        if not hasattr(other, "_vxm_expr"):
+            raise TypeError(f"Bad type for argument `right` in Vector.__matmul__(...): "
+                            f"expected a Vector or a Matrix, got {type(other).__name__}")
         return self.vxm(other, semiring.plus_times)
 
     def __rmatmul__(self, other):
         if not hasattr(other, "mxv"):
-            return NotImplemented
+            raise TypeError(f"Bad type for argument `left` in Vector.__rmatmul__(...): "
+                            f"expected a Matrix, got {type(other).__name__}")
         return other.mxv(self, semiring.plus_times)
 
     # ---- apply, select ----
@@ -530,12 +575,24 @@ class Vector(Container):
     # ---- matrix products ----
     def vxm(self, other, op=semiring.plus_times):
         """``self @ A`` over a semiring: y(j) = (+)_k self(k) (x) A(k, j)."""
+        if not hasattr(other, "_vxm_expr"):
+            raise TypeError(f"Bad type for argument `other` in Vector.vxm(...): expected a "
+                            f"Matrix, got {type(other).__name__}")
         return other._vxm_expr(self, op)
 
     def inner(self, other, op=semiring.plus_times):
-        """``(+)_k self(k) (x) other(k)`` as a Scalar expression."""
+        """``(+)_k self(k) (x) other(k)`` as a Scalar expression (``v @ w``); collective when
+        computed."""
         sr = as_op(op, "semiring")
-        return self.ewise_mult(other, sr.binaryop).new().reduce(sr.monoid)
+        other = computed(other)
+        if not isinstance(other, Vector):
+            raise TypeError(f"Bad type for argument `other` in Vector.inner(...): expected a "
+                            f"Vector, got {type(other).__name__}")
+        products = self.ewise_mult(other, sr.binaryop)  # shapes and types checked at once
+        out_type = check_domain(sr.monoid, products.dtype)
+        return ScalarExpression("inner", (self, other, sr), out_type,
+                                lambda: products.new().reduce(sr.monoid).new().value,
+                                self.grid, rebind=lambda new_op: self.inner(other, new_op))
 
     # ---- gather / scatter by a distributed index vector (extensions) ----
     def gather(self, index):
@@ -601,6 +658,17 @@ class Vector(Container):
         return _shape.outer(self, other, op)
 
     @collective
+    def build(self, indices, values, *, dup_op=None, clear=False, size=None):
+        """Collective. ``from_coo``'s entries into this Vector, which must be empty
+        (``clear=True`` empties it first; ``size`` resizes it)."""
+        _build.build(self, (indices, values), dup_op, clear, None if size is None else (size,))
+
+    def reposition(self, offset, *, size=None):
+        """``w(i + offset) = v(i)`` in a Vector of ``size`` (v's by default), entries moved
+        outside dropped: a lazy expression, collective when computed (one alltoallv)."""
+        return _shape.reposition(self, (offset,), (self._size if size is None else size,))
+
+    @collective
     def resize(self, size):
         """Collective. Change the size in place: entries at ``size`` and beyond are dropped,
         the others move to their owners under the new size."""
@@ -615,11 +683,17 @@ def _sorted(idx, vals):
     return idx[order], vals[order]
 
 
-def _positions(size, index):
-    """Global positions named by an index, as an array (python-graphblas's index forms)."""
-    if isinstance(index, tuple):
-        raise TypeError("Index for Vector cannot be a tuple")
-    return np.atleast_1d(axis_index(index, size))
+def _array_value(value, index, n, grid):
+    """A list or array assigned to ``v[index]`` (``n`` positions), as a Vector."""
+    if one_position(index):
+        raise TypeError("A list or array cannot be assigned to one element v[i]")
+    array = np.asarray(value)
+    if array.shape != (n,):
+        raise ValueError(f"shape mismatch: value array of shape {array.shape} could not be "
+                         f"broadcast to indexing result of shape ({n},)")
+    if array.dtype == object:
+        raise TypeError("Bad type for argument `value`: an array of Python objects")
+    return Vector.from_dense(array, grid=grid)
 
 
 class _Barred:
@@ -633,102 +707,6 @@ class _Barred:
 
     def local(self):
         return PieceMask(self.piece, True, True)
-
-
-class _VectorIndexExpr(Infix):
-    """``v[index]``: extract (``.new()``, ``.value``) or the target of an assignment."""
-
-    def __init__(self, parent, index):
-        self.parent = parent
-        self.index = index
-
-    def _is_element(self):
-        return is_position(self.index)
-
-    def _as_expression(self):
-        if self._is_element():
-            raise TypeError("v[i] is a scalar; use .value or .new()")
-        v = self.parent
-        positions = _positions(v.size, self.index)
-        out_size = len(positions)
-
-        def compute(mask, opts):
-            lo, hi = v.grid.piece(out_size)
-            found, vals = redist.fetch(v.grid, v.size, positions[lo:hi], v._lo, v._piece)
-            idx = np.flatnonzero(found)
-            return Piece.from_entries(hi - lo, idx, vals[idx], v.dtype.np_type)
-
-        return VectorExpression("extract", (v, positions), v.dtype, out_size, compute, v.grid)
-
-    @collective
-    def new(self, dtype=None, *, mask=None, name=None):
-        """Collective. The extracted Vector (or Scalar for one element)."""
-        if self._is_element():
-            out = ScalarExpression.output_class(dtype or self.parent.dtype, name=name)
-            value = self.value
-            if value is not None:
-                out.value = value
-            return out
-        return self._as_expression().new(dtype, mask=mask, name=name)
-
-    @property
-    @collective
-    def value(self):
-        """Collective. The element's value, or None if it is missing."""
-        v = self.parent
-        i = axis_index(self.index, v.size)
-        owner = int(v.grid.owner(v.size, [i])[0])
-        local = None
-        if owner == v.grid.rank:
-            found, vals = v._piece.lookup(np.array([i - v._lo]))
-            local = vals[0].item() if found[0] else None
-        return v.grid.comm.bcast_object(local, root=owner)
-
-    @collective
-    def __lshift__(self, value):
-        self.parent._assign(self.index, value, None, None, False)
-        return self.parent
-
-    def update(self, value):
-        return self << value
-
-    def __call__(self, *args, mask=None, accum=None, replace=False, **opts):
-        """``w[index](mask, accum, replace)``: the target of a sub-mask assign, whose mask has
-        the index's length (GxB_subassign)."""
-        mask, accum, replace = parse_call(args, mask, accum, replace)
-        check_options(opts)
-        return _SubAssign(self, mask, accum, replace)
-
-
-class _SubAssign:
-    """``w[index](mask, accum, replace)``: the left side of ``<<``."""
-
-    def __init__(self, target, mask, accum, replace):
-        if mask is not None and not isinstance(mask.parent, Vector):
-            raise TypeError("The sub-mask of w[index](mask) is a Vector")
-        self.target = target
-        self.mask, self.accum, self.replace = mask, accum, replace
-
-    @collective
-    def __lshift__(self, value):
-        """Collective. Assign ``value`` (a scalar or Vector) to the indexed positions."""
-        w, index = self.target.parent, self.target.index
-        if self.mask is None:
-            w._assign(index, value, None, self.accum, False)
-        else:
-            w._subassign(index, value, self.mask, self.accum, self.replace)
-        return w
-
-    def update(self, value):
-        return self << value
-
-    @property
-    def size(self):
-        return len(_positions(self.parent.size, self.index))
-
-
-class _VectorElement(ScalarLike, _VectorIndexExpr):
-    """``v[i]``: one element; comparing, testing or converting it reads its value."""
 
 
 VectorExpression.output_class = Vector

@@ -8,6 +8,8 @@ Each kind of op has its own module, filled with plain module-level constants::
     semiring    monoid . binary op       semiring.min_plus, semiring.any_pair, ...
     indexunary  f(x, row, col, thunk)    indexunary.rowindex, indexunary.tril, ...
     select      predicate for select     select.tril, select.valuegt, ...
+    op          every unary, binary,     op.abs, op.plus, op.min_plus, ...
+                monoid and semiring op
 
 ``op[dtype]`` fixes an op to one type (``semiring.any_pair[bool]``); strings name ops as in
 python-graphblas (``"min.plus[int64]"``, ``"+"``, ``"index<="``). Every op is vectorized over
@@ -18,14 +20,14 @@ numpy arrays and knows nothing of MPI, so the engine applies it to each rank's l
 True
 """
 
-from . import binary, dtypes, indexunary, monoid, select, semiring, unary
+from . import binary, dtypes, indexunary, monoid, op, select, semiring, unary
 from ._base import BinaryOp, IndexUnaryOp, Monoid, Operator, Semiring, UnaryOp
 from ._registry import lookup as _lookup
 
 __all__ = [
     "BinaryOp", "IndexUnaryOp", "Monoid", "Operator", "Semiring", "UnaryOp", "binary",
-    "dtypes", "find", "from_string", "indexunary", "monoid", "resolve", "select", "semiring",
-    "unary",
+    "dtypes", "find", "from_string", "indexunary", "monoid", "op", "resolve", "select",
+    "semiring", "unary",
 ]
 
 _MODULES = {
@@ -137,6 +139,6 @@ def resolve(kind, obj):
         if kind == "monoid" and obj.kind == "binary":
             if obj.monoid is None:
                 raise TypeError(f"{obj!r} has no monoid; expected a Monoid or a string")
-            return obj.monoid if obj.type is None else obj.monoid[obj.type]
+            return obj.monoid  # typed as obj is
     accepted = _ACCEPTED.get(kind, f"a {kind} op")
     raise TypeError(f"Expected {accepted} or a string, got {obj!r} ({type(obj).__name__})")

@@ -7,6 +7,8 @@ Nothing here knows about MPI or distribution; the engine calls ``evaluate``/``re
 local arrays of each rank.
 """
 
+import numbers
+
 import numpy as np
 
 from .dtypes import BOOL, INT64, lookup_dtype, unify
@@ -37,24 +39,47 @@ class Operator:
     def __init__(self, name):
         self.name = name
         self.type = None
+        # {DataType: the op fixed to it}, shared with the typed copies, so that op[t] is always
+        # the same object (``unary.abs[float] is unary.abs["FP64"]``, as in python-graphblas).
+        self._typed_ops = {}
 
     def _typed_copy(self, dtype):
         typed = object.__new__(type(self))
         typed.__dict__.update(self.__dict__)
-        typed.type = lookup_dtype(dtype)
+        typed.type = dtype
         return typed
 
     def __getitem__(self, dtype):
         """The op fixed to one type, as ``semiring.any_pair[bool]``: inputs are cast to it."""
-        return self._typed_copy(dtype)
+        dtype = lookup_dtype(dtype)
+        typed = self._typed_ops.get(dtype)
+        if typed is None:
+            typed = self._typed_ops[dtype] = self._typed_copy(dtype)
+        return typed
 
     def __call__(self, *args, **kwargs):
-        """Functional form, ``semiring.min_plus(A @ x)``: the argument decides what it means."""
-        hook = getattr(args[0], "_call_op", None) if args else None
-        if hook is None:
-            what = type(args[0]).__name__ if args else "nothing"
-            raise TypeError(f"{self!r} cannot be called on {what}")
-        return hook(self, *args[1:], **kwargs)
+        """Functional form, ``semiring.min_plus(A @ x)``, ``binary.plus(u | v)``,
+        ``unary.abs(v)``, ``binary.minus(2, v)``, ``select.valuegt(v, 0)``: the first operand
+        that takes ops decides what it means (a binary op's right operand is bound as
+        ``left=``): its ``_call_op`` hook, else its ``select`` for a select op and its ``apply``
+        for any other (python-graphblas's protocol; a Scalar). On plain numbers a unary, binary
+        or monoid op is computed at once: ``unary.cos(0)`` is ``np.float64(1.0)``
+        (python-graphblas gives a lazy Scalar of the same value)."""
+        if args and _takes_ops(args[0]):
+            return _call_on(args[0], self, *args[1:], **kwargs)
+        if len(args) == 2 and _takes_ops(args[1]):
+            return _call_on(args[1], self, left=args[0], **kwargs)
+        if args and not kwargs and all(_is_number(x) for x in args):
+            return self._call_on_numbers(*args)
+        raise TypeError(f"Bad type{'s' if len(args) > 1 else ''} when calling {self!r}.  Got "
+                        f"{', '.join(type(x).__name__ for x in args) or 'nothing'}.  Expected "
+                        f"an infix expression, such as {self!r}(A @ B) or {self!r}(A | B), or an "
+                        f"apply with a Vector or Matrix and a scalar, such as {self!r}(A, 1)")
+
+    def _call_on_numbers(self, *args):
+        what = ", ".join(type(x).__name__ for x in args)
+        raise TypeError(f"Bad types when calling {self!r}.  Got {what}: a {self.kind} op "
+                        "needs an infix expression or a Vector or Matrix")
 
     def __repr__(self):
         suffix = f"[{self.type.name}]" if self.type is not None else ""
@@ -62,6 +87,28 @@ class Operator:
 
     def __reduce__(self):
         return (_lookup_for_pickle, (self.kind, self.name, self.type and self.type.name))
+
+
+def _takes_ops(obj):
+    return hasattr(obj, "_call_op") or hasattr(obj, "apply")
+
+
+def _call_on(obj, op, *args, **kwargs):
+    """``op`` called on ``obj`` (see ``Operator.__call__``)."""
+    if hasattr(obj, "_call_op"):
+        return obj._call_op(op, *args, **kwargs)
+    if op.kind == "select":
+        return obj.select(op, *args, **kwargs)
+    return obj.apply(op, *args, **kwargs)
+
+
+def _is_number(x):
+    return isinstance(x, (numbers.Number, np.generic)) and not isinstance(x, np.void)
+
+
+def _values_of(args):
+    """Plain numbers as one-element arrays of their numpy type (a Python int is INT64)."""
+    return [np.asarray(x).reshape(1) for x in args]
 
 
 def _lookup_for_pickle(kind, name, type_name):
@@ -104,6 +151,13 @@ class UnaryOp(Operator):
             out = self.func(x.astype(t.np_type, copy=False))
         return np.asarray(out).astype(self.output_type(t).np_type, copy=False)
 
+    def __call__(self, operand, **kwargs):
+        """``unary.abs(v)``: applied to a Vector, Matrix, lazy one or number (one operand)."""
+        return super().__call__(operand, **kwargs)
+
+    def _call_on_numbers(self, x):
+        return self.evaluate(*_values_of([x]))[0]
+
 
 class BinaryOp(Operator):
     """``f(x, y)`` on pairs of values; the multiply of a semiring and the op of a monoid.
@@ -130,7 +184,20 @@ class BinaryOp(Operator):
         self._result = result
         self.index_aware = index_aware
         self.commutative = commutative
-        self.monoid = None  # set by the catalogue when this op has an identity
+        # The untyped op's monoid, set by the catalogue (``binary.plus.monoid = monoid.plus``)
+        # when this op has an identity; shared with the typed copies.
+        self._monoid = [None]
+
+    @property
+    def monoid(self):
+        """The monoid of this op, typed as the op is (``binary.plus[INT64].monoid`` is
+        ``monoid.plus[INT64]``), or None."""
+        untyped = self._monoid[0]
+        return untyped if untyped is None or self.type is None else untyped[self.type]
+
+    @monoid.setter
+    def monoid(self, monoid):
+        self._monoid[0] = monoid
 
     def input_type(self, xtype, ytype):
         return self.type if self.type is not None else unify(xtype, ytype)
@@ -154,6 +221,13 @@ class BinaryOp(Operator):
         if out.shape != x.shape:
             out = np.full(x.shape, out)
         return out.astype(self.output_type(t, t).np_type, copy=False)
+
+    def _call_on_numbers(self, *args):
+        if len(args) != 2:
+            return super()._call_on_numbers(*args)
+        x, y = _values_of(args)
+        positions = [np.zeros(1, dtype=np.int64)] * 4 if self.index_aware else []
+        return self.evaluate(x, y, *positions)[0]
 
 
 class Monoid(Operator):
@@ -182,14 +256,31 @@ class Monoid(Operator):
 
     def _typed_copy(self, dtype):
         typed = super()._typed_copy(dtype)
-        typed.binaryop = self.binaryop[dtype]
+        # An op fixed to one type stays so: monoid.lor[INT8] folds in BOOL, as binary.lor[BOOL]
+        # (python-graphblas gives monoid.lor[BOOL] for it).
+        if self.binaryop.type is None:
+            typed.binaryop = self.binaryop[dtype]
         return typed
 
-    def identity(self, dtype):
-        """The identity as a numpy scalar of ``dtype``."""
-        t = lookup_dtype(self.type if self.type is not None else dtype)
+    @property
+    def identity(self):
+        """The identity. Of a typed monoid, python-graphblas's value: ``monoid.plus[INT64]
+        .identity == 0``, ``monoid.min[FP32].identity == inf`` (a Python int or float; True or
+        False for BOOL). Called with a type, on any monoid, it is ``identity_of(dtype)``: the
+        engine's form, ``monoid.identity(dtype)``."""
+        if self.type is None:
+            return self.identity_of
+        return identity_value(self.identity_of(self.type))
+
+    def identity_of(self, dtype):
+        """The identity as a numpy scalar of ``dtype``; a typed monoid's is of its output type
+        whatever ``dtype`` is (``monoid.lor[INT8]`` folds, and starts, in BOOL)."""
+        t = lookup_dtype(dtype) if self.type is None else self.output_type(self.type)
         value = self._identity(t) if callable(self._identity) else self._identity
         return t.np_type.type(value)
+
+    def _call_on_numbers(self, *args):
+        return self.binaryop._call_on_numbers(*args)
 
     def output_type(self, dtype):
         return self.binaryop.output_type(dtype, dtype)
@@ -230,8 +321,48 @@ class Monoid(Operator):
         """Reduce all of ``values`` to one numpy scalar (the identity when empty)."""
         dtype = lookup_dtype(values.dtype if dtype is None else dtype)
         if len(values) == 0:
-            return self.identity(self.output_type(dtype))
+            return self.identity_of(self.output_type(dtype))
         return self.reduceat(values, np.zeros(1, dtype=np.int64))[0]
+
+
+def identity_value(scalar):
+    """A typed monoid's identity: ``scalar`` (a numpy scalar) as a Python int or float that
+    can also be called, ``identity(dtype)``, to give the numpy scalar back.
+
+    Both forms of ``monoid.identity`` meet here: python-graphblas reads it as a value
+    (``monoid.plus[INT64].identity == 0``) and the engine calls it on any monoid, typed or not
+    (``mon.identity(out_type)``). A BOOL identity is an int that shows as True or False (bool
+    cannot be subclassed). Arithmetic on it gives plain ints and floats; it pickles as one.
+    """
+    return (_FloatIdentity if scalar.dtype.kind == "f" else _IntIdentity)(scalar)
+
+
+class _CallableIdentity:
+    """What ``identity_value`` adds to an int or a float (see there)."""
+
+    def __call__(self, dtype=None):
+        # A typed monoid's identity is of its own type, whatever type is asked for.
+        return self._scalar
+
+    def __reduce__(self):
+        return type(self._scalar.item()), (self._scalar.item(),)
+
+
+class _IntIdentity(_CallableIdentity, int):
+    def __new__(cls, scalar):
+        out = super().__new__(cls, scalar.item())
+        out._scalar = scalar
+        return out
+
+    def __repr__(self):
+        return repr(self._scalar.item())
+
+
+class _FloatIdentity(_CallableIdentity, float):
+    def __new__(cls, scalar):
+        out = super().__new__(cls, scalar.item())
+        out._scalar = scalar
+        return out
 
 
 class Semiring(Operator):

@@ -37,11 +37,14 @@ def split_type(string, kind, example):
     if not isinstance(string, str):
         raise TypeError(f"A {kind} string must be a str, not {type(string).__name__}")
     base, *rest = string.lower().strip().split("[")
-    if len(rest) > 1 or (rest and not rest[0].endswith("]")) or "]" in base:
-        raise ValueError(
-            f"Bad {kind} string: {string!r}.  Use at most one trailing [type].  "
-            f"Example usage: {example!r}"
-        )
+    # python-graphblas's checks, in its order and words
+    problem = ('Contains too many "["' if len(rest) > 1 else
+               'Datatype specification does not end with "]"' if rest and
+               not rest[0].endswith("]") else
+               '"]" not matched by "["' if "]" in base else None)
+    if problem:
+        raise ValueError(f"Bad {kind} string: {string!r}.  {problem}.  Example usage: "
+                         f"{example!r}")
     return base, lookup_dtype(rest[0][:-1]) if rest else None
 
 

@@ -27,7 +27,7 @@ __all__ = [
     "firsti", "firsti1", "firstj", "firstj1", "floordiv", "from_string", "ge", "gt", "iseq",
     "isge", "isgt", "isle", "islt", "isne", "land", "le", "lor", "lt", "lxnor", "lxor", "max",
     "min", "minus", "ne", "oneb", "pair", "plus", "pow", "rdiv", "register_anonymous",
-    "register_new", "rminus", "rtruediv", "second", "secondi", "secondi1",
+    "register_new", "rfloordiv", "rminus", "rtruediv", "second", "secondi", "secondi1",
     "secondj", "secondj1", "times", "truediv",
 ]
 
@@ -94,6 +94,7 @@ isle = BinaryOp("isle", lambda x, y: np.less_equal(x, y).astype(x.dtype))
 absfirst = BinaryOp("absfirst", lambda x, y: np.abs(x))
 abssecond = BinaryOp("abssecond", lambda x, y: np.abs(y))
 rtruediv = BinaryOp("rtruediv", lambda x, y: _numeric.truediv(y, x))
+rfloordiv = BinaryOp("rfloordiv", lambda x, y: np.floor_divide(y, x))
 
 # Aliases under the GraphBLAS C names (python-graphblas spells them pair and cdiv).
 oneb = pair

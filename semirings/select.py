@@ -7,15 +7,20 @@ keeps indices ``<= 1``, ``A.select("tril")`` keeps the lower triangle.
 >>> from gblas2d.semirings import select
 >>> select.from_string("index<=")
 select.rowle
+
+``select.value(A > 0)``, ``select.row(A <= 5)``, ``select.column(A < 2)`` and
+``select.index(v >= 3)`` read a comparison of a Vector or Matrix with a scalar as the select it
+describes (``select.valuegt(A, 0)``, ``select.rowle(A, 5)``, ``select.colle(A, 1)``,
+``select.indexgt(v, 2)``), as python-graphblas's do.
 """
 
 from . import _registry, indexunary
 from ._base import IndexUnaryOp
 
 __all__ = [
-    "colgt", "colle", "diag", "from_string", "indexgt", "indexle", "offdiag",
-    "register_anonymous", "register_new", "rowgt", "rowle", "tril", "triu", "valueeq",
-    "valuege", "valuegt", "valuele", "valuelt", "valuene",
+    "colgt", "colle", "column", "diag", "from_string", "index", "indexgt", "indexle", "offdiag",
+    "register_anonymous", "register_new", "row", "rowgt", "rowle", "tril", "triu", "value",
+    "valueeq", "valuege", "valuegt", "valuele", "valuelt", "valuene",
 ]
 
 tril = IndexUnaryOp("tril", indexunary.tril.func, select=True)
@@ -90,3 +95,70 @@ def from_string(string):
         For an unknown name.
     """
     return _registry.from_string(string, globals(), "select", _SYMBOLS, "tril")
+
+
+# The select op each comparison stands for, by what it compares: {(prefix, comparison): op}.
+# Positions have only <= and > (GraphBLAS's rowle, rowgt, ...): x < k is x <= k - 1 and
+# x >= k is x > k - 1, as python-graphblas rewrites them.
+_BY_COMPARISON = {
+    ("value", "lt"): valuelt, ("value", "le"): valuele, ("value", "gt"): valuegt,
+    ("value", "ge"): valuege, ("value", "eq"): valueeq, ("value", "ne"): valuene,
+    ("row", "le"): rowle, ("row", "gt"): rowgt, ("col", "le"): colle, ("col", "gt"): colgt,
+    ("index", "le"): indexle, ("index", "gt"): indexgt,
+}
+# A scalar bound on the left, k < x, is x > k.
+_MIRRORED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le", "eq": "eq", "ne": "ne"}
+
+
+def _from_comparison(expr, callname, prefix):
+    """Select from ``expr``, the lazy comparison of an object with a scalar (``A <= 5``), with
+    the ``prefix`` op it names: ``select.rowle(A, 5)`` for ``row(A <= 5)``."""
+    args = getattr(expr, "args", ())
+    op = args[1] if getattr(expr, "method_name", None) == "apply" and len(args) == 4 else None
+    if getattr(op, "kind", None) != "binary" or op.name not in _MIRRORED:
+        raise TypeError(f"Expected ScalarExpression, VectorExpression, or MatrixExpression "
+                        f"comparing a Vector or Matrix with a scalar; found "
+                        f"{type(expr).__name__}\nTypical usage: select.{callname}(x <= 5)")
+    obj, _, left, right = args
+    name, thunk = (op.name, right) if left is None else (_MIRRORED[op.name], left)
+    if (prefix, name) not in _BY_COMPARISON and name in ("lt", "ge"):
+        # Convert to a Python int first: k - 1 must not wrap around in an unsigned type.
+        name, thunk = ("le" if name == "lt" else "gt"), int(thunk) - 1
+    if (prefix, name) not in _BY_COMPARISON:
+        raise ValueError(f"Unknown or unregistered select method: {prefix}{name} (select."
+                         f"{callname} takes <, <=, > and >=)")
+    return _BY_COMPARISON[prefix, name](obj, thunk)
+
+
+def value(expr):
+    """Select by comparing values, ``select.value(A > 0)``: ``select.valuegt(A, 0)``.
+
+    Parameters
+    ----------
+    expr : VectorExpression or MatrixExpression
+        A comparison (``<``, ``<=``, ``>``, ``>=``, ``==``, ``!=``) of a Vector or Matrix with a
+        scalar.
+
+    Returns
+    -------
+    VectorExpression or MatrixExpression
+        The select, lazy as any expression.
+    """
+    return _from_comparison(expr, "value", "value")
+
+
+def row(expr):
+    """Select by row index, ``select.row(A <= 5)``: ``select.rowle(A, 5)`` (see ``value``)."""
+    return _from_comparison(expr, "row", "row")
+
+
+def column(expr):
+    """Select by column index, ``select.column(A < 2)``: ``select.colle(A, 1)`` (see
+    ``value``)."""
+    return _from_comparison(expr, "column", "col")
+
+
+def index(expr):
+    """Select by Vector index, ``select.index(v >= 3)``: ``select.indexgt(v, 2)`` (see
+    ``value``)."""
+    return _from_comparison(expr, "index", "index")

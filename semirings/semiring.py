@@ -100,11 +100,13 @@ bor_bor = Semiring("bor_bor", monoid.bor, binary.bor)
 band_bor = Semiring("band_bor", monoid.band, binary.bor)
 bxor_band = Semiring("bxor_band", monoid.bxor, binary.band)
 
-# The rest of python-graphblas's named semirings (238 with the ones above), each a monoid and a
-# binary op of these modules: {monoid: binary ops}.
+# The rest of python-graphblas's named semirings (all but plus_rpow, whose numba rpow wraps
+# integers around, with the ones above), each a monoid and a binary op of these modules:
+# {monoid: binary ops}.
 _CATALOGUE = {
-    "any": "cdiv firsti1 firstj1 ge gt iseq isge isgt isle islt isne land le lt lxor max "
-           "min minus ne plus rdiv rminus rtruediv secondi1 secondj1 times truediv",
+    "any": "cdiv firsti1 firstj1 floordiv ge gt iseq isge isgt isle islt isne land le lt lxor "
+           "max min minus ne plus rdiv rfloordiv rminus rtruediv secondi1 secondj1 times "
+           "truediv",
     "band": "band bxnor bxor",
     "bor": "bxnor bxor",
     "bxnor": "band bor bxnor bxor",
@@ -114,14 +116,14 @@ _CATALOGUE = {
     "lor": "eq ge gt le lor lt lxor ne",
     "lxnor": "lor",
     "lxor": "eq first ge gt le lor lt lxor ne pair second",
-    "max": "absfirst abssecond cdiv firsti1 firstj1 iseq isge isgt isle islt isne land "
-           "lor lxor max minus rdiv rminus rtruediv secondi1 secondj1 truediv",
-    "min": "cdiv firsti1 firstj1 iseq isge isgt isle islt isne land lor lxor min minus "
-           "rdiv rminus rtruediv secondi1 secondj1 truediv",
-    "plus": "absfirst abssecond cdiv firsti1 firstj1 iseq isge isgt isle islt isne land "
-            "lor lxor minus pow rdiv rminus rtruediv secondi1 secondj1 truediv",
-    "times": "cdiv first firsti firsti1 firstj firstj1 iseq isge isgt isle islt isne "
-             "land lor lxor max min minus pair plus rdiv rminus rtruediv second "
+    "max": "absfirst abssecond cdiv firsti1 firstj1 floordiv iseq isge isgt isle islt isne "
+           "land lor lxor max minus rdiv rfloordiv rminus rtruediv secondi1 secondj1 truediv",
+    "min": "cdiv firsti1 firstj1 floordiv iseq isge isgt isle islt isne land lor lxor min "
+           "minus rdiv rfloordiv rminus rtruediv secondi1 secondj1 truediv",
+    "plus": "absfirst abssecond cdiv firsti1 firstj1 floordiv iseq isge isgt isle islt isne "
+            "land lor lxor minus pow rdiv rfloordiv rminus rtruediv secondi1 secondj1 truediv",
+    "times": "cdiv first firsti firsti1 firstj firstj1 floordiv iseq isge isgt isle islt isne "
+             "land lor lxor max min minus pair plus rdiv rfloordiv rminus rtruediv second "
              "secondi secondi1 secondj secondj1 truediv",
 }
 for _add, _ops in _CATALOGUE.items():
@@ -182,19 +184,22 @@ def from_string(string):
     Raises
     ------
     ValueError
-        For an unknown name or an unknown part.
+        For an unknown name or an unknown part ("Bad semiring string" when it is neither a name
+        nor two parts, as python-graphblas).
     """
     base, dtype = _registry.split_type(string, "semiring", _EXAMPLE)
     op = _registry.lookup(globals(), "semiring", base)
-    if op is None and base.count(".") == 1:
+    if op is None and base.count(".") != 1:
+        raise ValueError(f"Bad semiring string: {string!r}.  Not a semiring name, and the "
+                         f'monoid and binaryop should be separated by exactly one period, ".".  '
+                         f"Example usage: {_EXAMPLE!r}")
+    if op is None:
         try:
             op = _from_parts(*base.split("."))
         except ValueError as exc:
             raise ValueError(
                 f"Unknown semiring string: {string!r}.  Example usage: {_EXAMPLE!r}"
             ) from exc
-    if op is None:
-        raise ValueError(f"Unknown semiring string: {string!r}.  Example usage: {_EXAMPLE!r}")
     return op if dtype is None else op[dtype]
 
 

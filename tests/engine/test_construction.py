@@ -198,17 +198,32 @@ def test_vector_dup_op_combines_duplicates_across_ranks(op, ufunc):
 def test_duplicates_without_dup_op_raise_everywhere():
     r = np.array([1, 2, 1, 3])
     c = np.array([0, 2, 0, 1])
+    v = np.array([1.0, 2.0, 3.0, 4.0])
     s = my_share(4)
     with pytest.raises(InvalidValue, match="Duplicate"):
-        gb.Matrix.from_coo(r, c, 1.0, nrows=5, ncols=5)
+        gb.Matrix.from_coo(r, c, v, nrows=5, ncols=5)
     with pytest.raises(InvalidValue, match="Duplicate"):
-        gb.Matrix.from_coo(r[s], c[s], 1.0, nrows=5, ncols=5, distributed=True)
+        gb.Matrix.from_coo(r[s], c[s], v[s], nrows=5, ncols=5, distributed=True)
     with pytest.raises(InvalidValue, match="Duplicate"):
-        gb.Vector.from_coo(r, 1.0, size=5)
+        gb.Vector.from_coo(r, v, size=5)
     with pytest.raises(InvalidValue, match="Duplicate"):
-        gb.Vector.from_coo(r[s], 1.0, size=5, distributed=True)
+        gb.Vector.from_coo(r[s], v[s], size=5, distributed=True)
     # Nothing is left half-done: the next collective works.
     assert gb.Vector.from_coo([0, 4], [1, 2], size=5).nvals == 2
+
+
+def test_one_scalar_value_makes_repeats_one_entry():
+    # As python-graphblas ("iso drops duplicates"): one value for all, repeats are one entry.
+    r = np.array([1, 2, 1, 3])
+    c = np.array([0, 2, 0, 1])
+    s = my_share(4)
+    for A in (gb.Matrix.from_coo(r, c, 7, nrows=5, ncols=5),
+              gb.Matrix.from_coo(r[s], c[s], 7, nrows=5, ncols=5, distributed=True)):
+        rows, cols, vals = A.to_coo()
+        assert (rows.tolist(), cols.tolist(), vals.tolist()) == ([1, 2, 3], [0, 2, 1], [7] * 3)
+    for w in (gb.Vector.from_coo(r, 7, size=5),
+              gb.Vector.from_coo(r[s], 7, size=5, distributed=True)):
+        assert w.to_coo()[0].tolist() == [1, 2, 3]
 
 
 # ---------------------------------------------------------------- to_coo
@@ -282,7 +297,8 @@ def test_every_dtype_round_trips(dtype):
     assert isinstance(gv_, graphblas.Vector) and gv_.dtype.np_type == np.dtype(dtype)
     assert coo_equal(gv_.to_coo(), vwant)
     assert coo_equal(gb.io.from_graphblas(gv_).to_coo(), vwant)
-    dense = v.to_dense(fill_value=0)
+    # The fill value's type joins the Vector's (as in python-graphblas) unless dtype is given.
+    dense = v.to_dense(fill_value=0, dtype=dtype)
     assert dense.dtype == np.dtype(dtype) and len(dense) == size
     np.testing.assert_array_equal(dense[idx], vv)
 

@@ -149,7 +149,7 @@ def test_errors_match_python_graphblas():
         C[[0, M], 1].new()
     assert isinstance(e.value, IndexError)
     with pytest.raises(IndexError):
-        C[-M - 1, 0].value
+        _ = C[-M - 1, 0].value
     with pytest.raises(TypeError):
         C[[0.5], [1]]
     with pytest.raises(TypeError):

@@ -41,10 +41,10 @@ def test_operand_errors():
     for L in LIBS:
         s, t, v = L.Scalar.from_value(5), L.Scalar(int), L.Vector(int, 2)
         assert s.ewise_union(t, L.binary.plus, 10, 20).new() == 25
-        for bad in (lambda: s.ewise_add(v), lambda: s.ewise_mult(v),
-                    lambda: s.ewise_union(t, L.binary.plus, v, 20)):
+        for method, args in (("ewise_add", (v,)), ("ewise_mult", (v,)),
+                             ("ewise_union", (t, L.binary.plus, v, 20))):
             with pytest.raises(TypeError, match="Literal scalars also"):
-                bad()
+                getattr(s, method)(*args)
         with pytest.raises(L.exceptions.EmptyObject if L is G else EmptyObject):
             s.ewise_union(t, L.binary.plus, 10, t).new()
         with pytest.raises(TypeError):

@@ -70,8 +70,8 @@ def test_from_string_returns_the_builtin_objects():
     ("kind", "string", "message"),
     [
         ("semiring", "foo.bar", "Unknown semiring string: 'foo.bar'"),
-        ("semiring", "foo", "Unknown semiring string: 'foo'"),
-        ("semiring", "min.plus.times", "Unknown semiring string"),
+        ("semiring", "foo", "Bad semiring string: 'foo'"),
+        ("semiring", "min.plus.times", "Bad semiring string"),
         ("binary", "nope", "Unknown binary string: 'nope'"),
         ("monoid", "minus", "Unknown monoid string: 'minus'"),
         ("unary", "register_new", "Unknown unary string"),

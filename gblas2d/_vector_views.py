@@ -1,0 +1,174 @@
+"""What a Vector hands out that is not a Vector: its index expressions ``v[indices]`` (a
+lazy Vector: extracted by ``.new()`` or read as one, ``_automethods.py``) and ``v[i]`` (one
+element), and the targets of ``v[indices] << value`` and ``v[indices](mask) << value``.
+
+They read the vector through its piece and offset; the assignments themselves are the
+Vector's (``_assign``, ``_subassign``, the hooks ``_container.py`` names); ``vector.py``
+defines the Vector that makes them.
+"""
+
+import functools
+
+import numpy as np
+
+from . import _redistribute as redist
+from ._automethods import VectorAutoMethods
+from ._container import Updater
+from ._expr import ScalarExpression, VectorExpression, check_options, parse_call
+from ._infix import Infix, ScalarLike
+from ._inputs import axis_index, is_position
+from ._piece import Piece
+from .grid import collective
+
+__all__ = ["VectorElement", "VectorExtract", "VectorIndexExpr", "one_position", "positions_of"]
+
+
+def one_position(index):
+    """Whether a Vector index names one position: an int, or an integer Scalar."""
+    return is_position(index) or getattr(index, "shape", None) == ()
+
+
+def positions_of(size, index):
+    """Global positions named by an index, as an array (python-graphblas's index forms)."""
+    if isinstance(index, tuple):
+        raise TypeError("Index for Vector cannot be a tuple")
+    return np.atleast_1d(axis_index(index, size))
+
+
+class VectorIndexExpr(Infix):
+    """``v[index]``: extract (``.new()``, ``.value``) or the target of an assignment."""
+
+    def __init__(self, parent, index):
+        self.parent = parent
+        self.index = index
+        if not isinstance(index, slice):
+            self._check_index()
+
+    def _check_index(self):
+        """Read the index at once, so that a bad one raises here, as in python-graphblas (a
+        slice cannot be bad, and is not spelled out: ``w[:] << 1`` stays O(1) here)."""
+        _ = self.positions
+
+    @functools.cached_property
+    def positions(self):
+        """The global position (an int) or positions (an array) the index names."""
+        if self._is_element():
+            return axis_index(self.index, self.parent.size)
+        return positions_of(self.parent.size, self.index)
+
+    def _is_element(self):
+        return one_position(self.index)
+
+    def _as_expression(self):
+        if self._is_element():
+            raise TypeError("v[i] is a scalar; use .value or .new()")
+        v = self.parent
+        positions = self.positions
+        out_size = len(positions)
+
+        def compute(mask, opts):
+            lo, hi = v.grid.piece(out_size)
+            found, vals = redist.fetch(v.grid, v.size, positions[lo:hi], v.offset, v.piece)
+            idx = np.flatnonzero(found)
+            return Piece.from_entries(hi - lo, idx, vals[idx], v.dtype.np_type)
+
+        return VectorExpression("extract", (v, positions), v.dtype, out_size, compute, v.grid)
+
+    @collective
+    def new(self, dtype=None, *, mask=None, name=None):
+        """Collective. The extracted Vector (or Scalar for one element)."""
+        if self._is_element():
+            out = ScalarExpression.output_class(dtype or self.parent.dtype, name=name)
+            value = self.value
+            if value is not None:
+                out.value = value
+            return out
+        return self._as_expression().new(dtype, mask=mask, name=name)
+
+    @collective
+    def __lshift__(self, value):
+        if isinstance(value, Updater):
+            raise TypeError("Bad type for argument `value`: an Updater (w(...)) is the left "
+                            "side of <<, not a value")
+        self.parent._assign(self.index, value, None, None, False)
+        return self.parent
+
+    def update(self, value):
+        return self << value
+
+    def __call__(self, *args, mask=None, accum=None, replace=False, **opts):
+        """``w[index](mask, accum, replace)``: the target of a sub-mask assign, whose mask has
+        the index's length (GxB_subassign)."""
+        mask, accum, replace = parse_call(args, mask, accum, replace)
+        check_options(opts)
+        return SubAssign(self, mask, accum, replace)
+
+
+class SubAssign:
+    """``w[index](mask, accum, replace)``: the left side of ``<<``."""
+
+    def __init__(self, target, mask, accum, replace):
+        self.target = target
+        self.mask, self.accum, self.replace = mask, accum, replace
+
+    @collective
+    def __lshift__(self, value):
+        """Collective. Assign ``value`` (a scalar or Vector) to the indexed positions."""
+        w, index = self.target.parent, self.target.index
+        if self.mask is not None and not isinstance(self.mask.parent, type(w)):
+            raise TypeError(f"Mask object must be type Vector, got "
+                            f"{type(self.mask.parent).__name__}: the sub-mask of "
+                            "w[index](mask)")
+        if self.mask is not None and self.target._is_element():
+            raise TypeError("Single element assign does not accept a submask")
+        if self.mask is None:
+            w._assign(index, value, None, self.accum, False)
+        else:
+            w._subassign(index, value, self.mask, self.accum, self.replace)
+        return w
+
+    def update(self, value):
+        return self << value
+
+
+class VectorExtract(VectorAutoMethods, VectorIndexExpr):
+    """``v[indices]``: a lazy Vector; reading ``nvals``, ``isequal``, ... extracts it."""
+
+    @property
+    def output_class(self):
+        return type(self.parent)
+
+    @property
+    def dtype(self):
+        return self.parent.dtype
+
+    @property
+    def grid(self):
+        return self.parent.grid
+
+    @property
+    def size(self):
+        if isinstance(self.index, slice):
+            return len(range(*self.index.indices(self.parent.size)))
+        return len(self.positions)
+
+    @property
+    def shape(self):
+        return (self.size,)
+
+
+class VectorElement(ScalarLike, VectorIndexExpr):
+    """``v[i]``: one element; comparing, testing or converting it reads its value."""
+
+    @property
+    @collective
+    def value(self):
+        """Collective. The element's value, or None if it is missing."""
+        v = self.parent
+        i = self.positions
+        owner = int(v.grid.owner(v.size, [i])[0])
+        local = None
+        if owner == v.grid.rank:
+            found, vals = v.piece.lookup(np.array([i - v.offset]))
+            local = vals[0].item() if found[0] else None
+        return v.grid.comm.bcast_object(local, root=owner)
