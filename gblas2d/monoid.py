@@ -5,17 +5,7 @@ Each name is read from ``gblas2d.semirings.monoid`` when it is asked for, so wha
 there later is found here too; ``gb.monoid`` is this module.
 """
 
-from .semirings import Operator
+from .semirings import forwarding
 from .semirings import monoid as _namespace
 
-__all__ = list(_namespace.__all__)
-
-
-def __getattr__(name):
-    return getattr(_namespace, name)
-
-
-def __dir__():
-    # As python-graphblas's: the ops and what __all__ names, not the module's own imports.
-    return [name for name in dir(_namespace)
-            if name in __all__ or isinstance(getattr(_namespace, name), Operator)]
+__all__, __getattr__, __dir__ = forwarding(_namespace)

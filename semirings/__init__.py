@@ -26,8 +26,8 @@ from ._registry import lookup as _lookup
 
 __all__ = [
     "BinaryOp", "IndexUnaryOp", "Monoid", "Operator", "Semiring", "UnaryOp", "binary",
-    "dtypes", "find", "from_string", "indexunary", "monoid", "op", "resolve", "select",
-    "semiring", "unary",
+    "dtypes", "find", "forwarding", "from_string", "indexunary", "monoid", "op", "resolve",
+    "select", "semiring", "unary",
 ]
 
 _MODULES = {
@@ -142,3 +142,20 @@ def resolve(kind, obj):
             return obj.monoid  # typed as obj is
     accepted = _ACCEPTED.get(kind, f"a {kind} op")
     raise TypeError(f"Expected {accepted} or a string, got {obj!r} ({type(obj).__name__})")
+
+
+def forwarding(namespace):
+    """``__all__``, ``__getattr__`` and ``__dir__`` for a module that stands at
+    python-graphblas's import path (``gblas2d.binary``) for ``namespace``: each name is read
+    from it when asked for, so what is registered there later is found too, and ``dir()``
+    lists, as python-graphblas's, the ops and what ``__all__`` names, not imports."""
+    names = list(namespace.__all__)
+
+    def getattr_(name):
+        return getattr(namespace, name)
+
+    def dir_():
+        return [name for name in dir(namespace)
+                if name in names or isinstance(getattr(namespace, name), Operator)]
+
+    return names, getattr_, dir_
