@@ -43,7 +43,7 @@ import numpy as np
 from ._expr import VectorExpression
 from .exceptions import DomainMismatch
 from .semirings import binary, indexunary, monoid, select, unary
-from .semirings.dtypes import BOOL, FP64, INT32, INT64
+from .semirings.dtypes import BOOL, FP64, INT32, INT64, lookup_dtype
 
 __all__ = ["Aggregator", "L0norm", "L1norm", "L2norm", "Linfnorm", "all", "any", "any_value",
            "bitwise_all", "bitwise_any", "count", "count_nonzero", "count_zero", "exists",
@@ -86,6 +86,37 @@ class Aggregator:
 
     def __repr__(self):
         return f"agg.{self.name}"
+
+    def __getitem__(self, dtype):
+        """``agg.sum[FP64]``: the aggregator over the input cast to ``dtype``, its result in
+        ``dtype`` (``agg.count[INT16]`` counts in INT16), as python-graphblas's typed ones."""
+        dtype = lookup_dtype(dtype)
+        base = self
+
+        def recipe(obj, method, allow_empty):
+            cast = obj if obj.dtype == dtype else obj.dup(dtype)
+            return base.reduce(cast, method, allow_empty=allow_empty)
+
+        return Aggregator(f"{self.name}[{dtype}]", recipe, result=lambda _: dtype,
+                          monoid_only=True, to_scalar=self._to_scalar)
+
+    def __call__(self, obj, *, rowwise=False, columnwise=False):
+        """``agg.sum(A)`` is ``A.reduce_scalar(agg.sum)``, ``agg.sum(A, rowwise=True)``
+        ``A.reduce_rowwise(agg.sum)``, ``agg.sum(v)`` ``v.reduce(agg.sum)``: collective when
+        computed, as those are."""
+        if hasattr(obj, "reduce_rowwise"):
+            if rowwise and columnwise:
+                raise ValueError("rowwise and columnwise arguments cannot both be True")
+            if rowwise:
+                return obj.reduce_rowwise(self)
+            return obj.reduce_columnwise(self) if columnwise else obj.reduce_scalar(self)
+        if hasattr(obj, "reduce"):
+            if rowwise or columnwise:
+                raise ValueError("rowwise and columnwise arguments should not be used with "
+                                 "Vector input")
+            return obj.reduce(self)
+        raise TypeError(f"Bad type when calling {self!r}: expected a Vector or a Matrix, got "
+                        f"{type(obj).__name__}; {self!r}(A) is A.reduce_scalar({self!r})")
 
     def reduce(self, obj, method, *, allow_empty=True):
         """Collective. ``obj.<method>(self)``: ``method`` is ``reduce``, ``reduce_rowwise``,
@@ -398,21 +429,16 @@ def from_string(string):
     Raises
     ------
     ValueError
-        For an unknown name, and for a ``[type]`` suffix: gblas2d has no typed aggregators
-        (python-graphblas's ``agg.sum[INT64]``); reduce a copy of that type instead.
+        For an unknown name. A ``[type]`` suffix gives the typed aggregator (``"sum[int]"``).
 
     Examples
     --------
     >>> from_string("|")
     agg.any
     """
-    name = string.lower().strip()
-    if "[" in name:
-        raise ValueError(f"Bad agg string: {string!r}.  gblas2d has no typed aggregators; "
-                         "reduce a copy of the type, v.dup(INT64).reduce(agg.sum).  "
-                         "Example usage: 'sum'")
-    name = _SYMBOLS.get(name, name)
+    name, _, typed = string.lower().strip().partition("[")
+    name = _SYMBOLS.get(name.strip(), name.strip())
     found = __getattr__(name) if name in _DEPRECATED else globals().get(name)
-    if not isinstance(found, Aggregator):
-        raise ValueError(f"Unknown agg string: {string!r}.  Example usage: 'sum'")
-    return found
+    if not isinstance(found, Aggregator) or (typed and not typed.endswith("]")):
+        raise ValueError(f"Unknown agg string: {string!r}.  Example usage: 'sum[int]'")
+    return found[typed[:-1].strip()] if typed else found

@@ -188,5 +188,26 @@ def test_from_string():
     assert gb.agg.from_string("|") is gb.agg.any
     with pytest.raises(ValueError, match="Unknown agg string"):
         gb.agg.from_string("bad_agg")
-    with pytest.raises(ValueError, match="no typed aggregators"):
-        gb.agg.from_string("+[int]")
+    for string in ["+[int]", "sum[float]", "count[INT16]"]:
+        assert repr(gb.agg.from_string(string)) == repr(G.agg.from_string(string)), string
+
+
+def test_typed_and_called():
+    """``agg.max[FP64]`` reduces in that type and gives it; ``agg.sum(A)`` is
+    ``A.reduce_scalar(agg.sum)``, ``rowwise=``/``columnwise=`` the reductions along an axis."""
+    got = []
+    for L in (gb, G):
+        A = L.Matrix.from_coo([0, 1, 2, 2], [1, 2, 0, 2], [3, -1, 4, 5])
+        v = L.Vector.from_coo([0, 1, 3], [1, 0, 3])
+        got.append([
+            L.agg.sum(A).new().value, L.agg.sum(A.T).new().value, L.agg.sum(A + A).new().value,
+            str(L.agg.max[float](A).new().dtype), L.agg.sum(v).new().value,
+            L.agg.sum(A, rowwise=True).new().to_coo()[1].tolist(),
+            L.agg.sum(A.T, columnwise=True).new().to_coo()[1].tolist(),
+            str(v.dup("INT8").reduce(L.agg.count["INT16"]).new().dtype),
+            v.reduce(L.agg.sum[float]).new().value])
+        with pytest.raises(ValueError, match="cannot both be True"):
+            L.agg.sum(A, rowwise=True, columnwise=True)
+        with pytest.raises(ValueError, match="rowwise"):
+            L.agg.sum(v, rowwise=True)
+    assert got[0] == got[1]
