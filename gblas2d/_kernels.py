@@ -89,7 +89,7 @@ def reduce_scattered(keys, vals, monoid, size):
         dense = np.empty(size, dtype=t.np_type)
         dense[keys] = vals
     else:
-        dense = np.full(size, monoid.identity(t), dtype=t.np_type)
+        dense = np.full(size, monoid.identity_of(t), dtype=t.np_type)
         with np.errstate(all="ignore"):
             monoid.ufunc.at(dense, keys, vals)
     hit = np.zeros(size, dtype=bool)

@@ -217,7 +217,7 @@ def power(A, n, op):
 
     def compute(mask, opts):
         if n == 0:
-            return _identity_entries(A, sr.binaryop.monoid.identity(A.dtype))
+            return _identity_entries(A, sr.binaryop.monoid.identity_of(A.dtype))
         if n == 1:
             return A.block
         left, right = _power_factors(A, n, sr, opts)

@@ -83,6 +83,7 @@ class Aggregator:
         self._result = result
         self._monoid_only = monoid_only
         self._to_scalar = to_scalar
+        self._typed = {}
 
     def __repr__(self):
         return f"agg.{self.name}"
@@ -91,14 +92,17 @@ class Aggregator:
         """``agg.sum[FP64]``: the aggregator over the input cast to ``dtype``, its result in
         ``dtype`` (``agg.count[INT16]`` counts in INT16), as python-graphblas's typed ones."""
         dtype = lookup_dtype(dtype)
-        base = self
+        if dtype not in self._typed:
+            base = self
 
-        def recipe(obj, method, allow_empty):
-            cast = obj if obj.dtype == dtype else obj.dup(dtype)
-            return base.reduce(cast, method, allow_empty=allow_empty)
+            def recipe(obj, method, allow_empty):
+                cast = obj if obj.dtype == dtype else obj.dup(dtype)
+                return base.reduce(cast, method, allow_empty=allow_empty)
 
-        return Aggregator(f"{self.name}[{dtype}]", recipe, result=lambda _: dtype,
-                          monoid_only=True, to_scalar=self._to_scalar)
+            self._typed[dtype] = Aggregator(f"{self.name}[{dtype}]", recipe,
+                                            result=lambda _: dtype, monoid_only=True,
+                                            to_scalar=self._to_scalar)
+        return self._typed[dtype]
 
     def __call__(self, obj, *, rowwise=False, columnwise=False):
         """``agg.sum(A)`` is ``A.reduce_scalar(agg.sum)``, ``agg.sum(A, rowwise=True)``

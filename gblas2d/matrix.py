@@ -641,7 +641,7 @@ class Matrix(Container):
             local = mon.reduce(a._block.values, a.dtype) if a._block.nvals else None
             vals = [p for p in a.grid.comm.allgather_object(local) if p is not None]
             if not vals:
-                return None if allow_empty else mon.identity(out_type)
+                return None if allow_empty else mon.identity_of(out_type)
             return mon.reduce(np.array(vals, dtype=out_type.np_type))
 
         return ScalarExpression("reduce_scalar", (self, mon), out_type, compute, self.grid)

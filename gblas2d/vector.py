@@ -567,7 +567,7 @@ class Vector(Container):
             if not vals:
                 if allow_empty:
                     return None
-                return mon.identity(out_type)
+                return mon.identity_of(out_type)
             return mon.reduce(np.array(vals, dtype=out_type.np_type))
 
         return ScalarExpression("reduce", (self, mon), out_type, compute, self.grid)

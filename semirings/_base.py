@@ -266,8 +266,8 @@ class Monoid(Operator):
     def identity(self):
         """The identity. Of a typed monoid, python-graphblas's value: ``monoid.plus[INT64]
         .identity == 0``, ``monoid.min[FP32].identity == inf`` (a Python int or float; True or
-        False for BOOL). Called with a type, on any monoid, it is ``identity_of(dtype)``: the
-        engine's form, ``monoid.identity(dtype)``."""
+        False for BOOL). Called with a type, on any monoid, it is ``identity_of(dtype)``, the
+        form the engine uses (``monoid.identity(dtype)`` stays for earlier gblas2d code)."""
         if self.type is None:
             return self.identity_of
         return identity_value(self.identity_of(self.type))
@@ -330,9 +330,10 @@ def identity_value(scalar):
     can also be called, ``identity(dtype)``, to give the numpy scalar back.
 
     Both forms of ``monoid.identity`` meet here: python-graphblas reads it as a value
-    (``monoid.plus[INT64].identity == 0``) and the engine calls it on any monoid, typed or not
-    (``mon.identity(out_type)``). A BOOL identity is an int that shows as True or False (bool
-    cannot be subclassed). Arithmetic on it gives plain ints and floats; it pickles as one.
+    (``monoid.plus[INT64].identity == 0``), and gblas2d code written before typed monoids
+    called it with a type (``mon.identity(out_type)``; the engine now calls ``identity_of``).
+    A BOOL identity is an int that shows as True or False (bool cannot be subclassed).
+    Arithmetic on it gives plain ints and floats; it pickles as one.
     """
     return (_FloatIdentity if scalar.dtype.kind == "f" else _IntIdentity)(scalar)
 
