@@ -24,7 +24,9 @@ graphblas.ss, graphblas._ss and suitesparse_graphblas, and the names in ``INTERN
 ``x.<such name>`` on a rewritten module (``gb.core.ss.version_major`` becomes
 ``_graphblas.core.ss.version_major``), so that the modules still import. Private names are
 gblas2d's (``dtypes._supports_complex`` asks the library under test). conftest.py is not
-rewritten: it configures python-graphblas, whose internals the tests keep. Nothing missing is
+rewritten, as it configures python-graphblas, whose internals the tests keep, but its
+``gb.config.set`` calls set ``gblas2d.config`` too: the tests run with autocompute off, and on
+inside ``@autocompute``, on both libraries. Nothing missing is
 stood in for: a name gblas2d lacks is bound to a ``_Missing`` whose every use raises the
 ImportError its import would have raised, so that it fails the tests that use it rather than
 every test of the file.
@@ -65,6 +67,22 @@ SKIPPED = ["test_ss_utils.py", "test_ssjit.py", "test_auto_init.py", "test_exter
 INTERNAL_MODULES = ("graphblas.core", "graphblas.ss", "graphblas._ss", "suitesparse_graphblas")
 INTERNAL = {"core", "lib", "ffi", "backend", "gb_obj", "ss"}
 UDF = {"numba", "register_new", "register_anonymous", "UdfParseError"}
+# conftest.py's two config calls (autocompute off for the run, on inside @autocompute) set
+# gblas2d.config as well as python-graphblas's, so that each library runs in the tests' mode.
+BOTH_CONFIG_SET = """
+
+class _both_config_set:
+    def __init__(self, *args, **kwargs):
+        import gblas2d
+        self._sets = [gb.config.set(*args, **kwargs), gblas2d.config.set(*args, **kwargs)]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        for setting in reversed(self._sets):
+            setting.__exit__(*exc_info)
+"""
 PACKAGE = "gbtests"  # the copies' package name, so that `from .conftest import ...` works
 OUTPUT = Path(__file__).resolve().parent / "runs" / "compat.json"
 
@@ -249,6 +267,11 @@ def copy_suite(src, dest, files, rewritten):
     (dest / "pytest.ini").write_text("[pytest]\nmarkers =\n    slow: skipped\n")
     for path in [src / "__init__.py", src / "conftest.py", *src.glob("*.pkl")]:
         shutil.copy(path, pkg / path.name)
+    if rewritten:
+        conftest = (pkg / "conftest.py").read_text()
+        assert conftest.count("gb.config.set(") == 2, "conftest's config calls have changed"
+        (pkg / "conftest.py").write_text(
+            conftest.replace("gb.config.set(", "_both_config_set(") + BOTH_CONFIG_SET)
     for name in files:
         text = (src / name).read_text()
         (pkg / name).write_text(rewrite(text) if rewritten else text)

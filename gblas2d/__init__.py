@@ -28,6 +28,7 @@ from . import (
     semiring,
     unary,
 )
+from ._config import config
 from ._expr import Mask, MatrixExpression, ScalarExpression, VectorExpression, replace
 from ._products import trace
 from .comm import recording, set_debug, stats
@@ -41,9 +42,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Grid", "Mask", "Matrix", "MatrixExpression", "Recorder", "Scalar", "ScalarExpression",
-    "Vector",
-    "VectorExpression", "agg", "backends", "binary", "default_grid", "dtypes", "exceptions",
-    "generators", "indexunary", "io", "monoid", "op", "recording", "replace", "select",
-    "semiring",
-    "set_debug", "set_default_grid", "stats", "trace", "unary",
+    "Vector", "VectorExpression", "agg", "backends", "binary", "config", "default_grid", "dtypes",
+    "exceptions", "generators", "indexunary", "io", "monoid", "op", "recording", "replace",
+    "select", "semiring", "set_debug", "set_default_grid", "stats", "trace", "unary",
 ]

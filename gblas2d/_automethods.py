@@ -3,15 +3,16 @@ result: python-graphblas's "automethods" (``graphblas/core/automethods.py``).
 
 ``expr.nvals``, ``expr.isequal(w)``, ``expr.to_coo()``, ``expr.reduce()``, ... compute the
 expression once (``.new()``, collective: every rank computes it, as every rank reads it), keep
-the result, and read or call the same name on it. gblas2d always computes: python-graphblas
-does so under ``gb.config.set(autocompute=True)``. A method is called only when it is called,
-so ``hasattr(expr, "isequal")`` computes nothing; ``nvals``, ``S``, ``V`` and ``T`` are
-properties, as in python-graphblas, and compute when read.
+the result, and read or call the same name on it. That is ``gb.config``'s autocompute, on by
+default as in python-graphblas; off, each such read is a TypeError (``_config.py``). A method
+is called only when it is called, so ``hasattr(expr, "isequal")`` computes nothing; ``nvals``,
+``S``, ``V`` and ``T`` are properties, as in python-graphblas, and compute when read.
 
 A class that mixes these in supplies ``new``, ``dtype``, ``shape``, ``grid`` and
 ``output_class`` (the class of its result).
 """
 
+from ._config import config, needs_autocompute
 from .grid import collective
 
 __all__ = ["MatrixAutoMethods", "VectorAutoMethods", "computed"]
@@ -19,13 +20,21 @@ __all__ = ["MatrixAutoMethods", "VectorAutoMethods", "computed"]
 
 def computed(obj):
     """``obj``, or the Vector or Matrix that a lazy one computes to (collective then; computed
-    once): what an operand of a method that takes Vectors or Matrices goes through."""
-    return obj._get_value() if isinstance(obj, _AutoMethods) else obj
+    once): what an operand of a method that takes Vectors or Matrices goes through. With
+    autocompute off, a lazy operand is a TypeError."""
+    if not isinstance(obj, _AutoMethods):
+        return obj
+    if not config.get("autocompute"):
+        raise TypeError(f"Bad type for argument: {type(obj).__name__}, an expression.  Compute "
+                        "it first with `.new()`.\n\nHint: use "
+                        "`gblas2d.config.set(autocompute=True)` to automatically compute "
+                        "arguments that are expressions.")
+    return obj._get_value("an argument")
 
 
 def _method(name):
     def method(self, *args, **kwargs):
-        return getattr(self._get_value(), name)(*args, **kwargs)
+        return getattr(self._get_value(name), name)(*args, **kwargs)
 
     method.__name__ = method.__qualname__ = name
     method.__doc__ = f"Collective. ``{name}`` of the result (the expression computed once)."
@@ -33,7 +42,7 @@ def _method(name):
 
 
 def _property(name):
-    return property(lambda self: getattr(self._get_value(), name),
+    return property(lambda self: getattr(self._get_value(name), name),
                     doc=f"Collective. ``{name}`` of the result (the expression computed once).")
 
 
@@ -41,11 +50,17 @@ class _AutoMethods:
     _value = None
 
     @collective
-    def _get_value(self):
-        """Collective. The result, computed on first use and kept."""
+    def _get_value(self, name):
+        """Collective. The result, computed on first use and kept; ``name`` is what is read
+        of it (for autocompute's error)."""
+        if not config.get("autocompute"):
+            raise needs_autocompute(name, type(self))
         if self._value is None:
             self._value = self.new()
         return self._value
+
+    def _infix_operand(self):
+        return self._get_value("An operator")
 
     @collective
     def dup(self, dtype=None, *, clear=False, mask=None, name=None, **opts):

@@ -9,11 +9,22 @@ output's?), ``_update`` (the collective write of an expression, object or scalar
 values). ``Updater``, what ``w(...)`` returns, calls those hooks.
 """
 
+import numbers
+
 import numpy as np
 
-from ._expr import Mask, check_domain, check_grids, check_options, parse_call
+from ._expr import (
+    Mask,
+    as_mask,
+    check_domain,
+    check_grids,
+    check_options,
+    input_mask_of,
+    parse_call,
+)
 from ._infix import Infix, InPlace, ScalarLike
 from ._inputs import scalar_dtype
+from .exceptions import EmptyObject
 from .grid import collective
 from .semirings import binary, monoid
 
@@ -37,7 +48,11 @@ class Container(InPlace):
     def __call__(self, *args, mask=None, accum=None, replace=False, input_mask=None, **opts):
         """What stands left of ``<<``: ``w(mask, accum, replace, direction=, exchange=)``."""
         mask, accum, replace = parse_call(args, mask, accum, replace)
-        return Updater(self, mask, accum, replace, check_options(opts, input_mask))
+        if input_mask is not None:
+            if mask is not None:
+                raise TypeError("mask and input_mask arguments cannot both be given")
+            input_mask = as_mask(input_mask)
+        return Updater(self, mask, accum, replace, check_options(opts), input_mask)
 
     def __lshift__(self, other):
         return self().__lshift__(other)
@@ -99,7 +114,7 @@ class Container(InPlace):
             raise TypeError(f"Invalid index to {type(self).__name__} contains: {index!r}.  "
                             "`index in obj` checks whether a value is present at one position: "
                             "give an integer (a Vector) or a 2-tuple of integers (a Matrix).")
-        return element.value is not None
+        return element.new().value is not None
 
     # ---- an op called on the object: ``unary.abs(v)``, ``select.tril(A)`` ----
     def _call_op(self, op, *args, **kwargs):
@@ -107,7 +122,30 @@ class Container(InPlace):
             return self.apply(op, *args, **kwargs)
         if op.kind == "select":
             return self.select(op, *args, **kwargs)
-        raise TypeError(f"{op!r} cannot be applied to a {type(self).__name__}")
+        got = ", ".join(type(x).__name__ for x in (self, *args))
+        raise TypeError(f"Bad type{'s' if args else ''} when calling {op!r}.  Got {got}.  A "
+                        f"{op.kind} takes an infix expression, such as: {op!r}(A @ B)")
+
+
+def bound_value(x, name):
+    """The value of ``apply``'s ``left``/``right``: a number, a Scalar (an empty one is an
+    EmptyObject error: it has nothing to bind) or a lazy scalar (computed)."""
+    if x is None or not hasattr(x, "value"):
+        return x
+    if x.value is None:
+        raise EmptyObject(f"`{name}` of apply is an empty Scalar: there is no value to bind")
+    return x.value
+
+
+def select_thunk(thunk):
+    """The value ``select``'s op is given: a number, a Scalar's value, 0 for none."""
+    thunk = getattr(thunk, "value", thunk)
+    if thunk is None:
+        return 0
+    if not isinstance(thunk, (numbers.Number, np.generic)):
+        raise TypeError(f"Bad type for keyword argument `thunk=` in select: expected a scalar, "
+                        f"got {type(thunk).__name__}")
+    return thunk
 
 
 def apply_values(op, dtype, right, left):
@@ -158,12 +196,29 @@ def _bound_type(value, keyword):
                         f"{type(value).__name__}.") from None
 
 
-class Updater:
+class Target:
+    """The left side of ``<<`` (``w(...)``, ``w(mask)[index]``, ``w[index](mask)``): not a
+    value, so neither true nor equal to anything, as in python-graphblas."""
+
+    __hash__ = object.__hash__
+
+    def __bool__(self):
+        raise TypeError(f"__bool__ not defined for objects of type {type(self)}: the left "
+                        "side of <<")
+
+    def __eq__(self, other):
+        raise TypeError(f"__eq__ not defined for objects of type {type(self)}: the left side "
+                        "of <<")
+
+
+class Updater(Target):
     """What ``w(mask=..., accum=..., replace=...)`` returns: the target of ``<<`` and ``[]``."""
 
-    def __init__(self, parent, mask=None, accum=None, replace=False, opts=None):
+    def __init__(self, parent, mask=None, accum=None, replace=False, opts=None,
+                 input_mask=None):
         self.parent = parent
         self.mask = mask
+        self.input_mask = input_mask  # an extract's mask on its input (``input_mask_of``)
         self.accum = accum
         self.replace = replace
         self.opts = opts or {}
@@ -174,37 +229,53 @@ class Updater:
     @collective
     def __lshift__(self, other):
         """Collective. Assign ``other`` (an expression, a Vector/Matrix, or a scalar)."""
-        if isinstance(other, Updater):
-            raise TypeError("Assignment value must be a valid expression type, not an "
-                            "Updater (w(...)): write w(...) << expr")
+        if isinstance(other, Target):
+            raise TypeError(f"Assignment value must be a valid expression type, not "
+                            f"{type(other).__name__}, the left side of another <<: write "
+                            "w(...) << expr")
         check_grids(self.parent.grid, other)
-        self.parent.grid.comm.check_replicated("<<", self.parent, self.mask, self.accum,
+        mask = self.mask
+        if self.input_mask is not None:
+            mask = input_mask_of(other, self.input_mask)
+            self.parent._check_mask(mask)
+        self.parent.grid.comm.check_replicated("<<", self.parent, mask, self.accum,
                                                self.replace, self.opts, other)
-        self.parent._update(other, self.mask, self.accum, self.replace, self.opts)
+        self.parent._update(other, mask, self.accum, self.replace, self.opts)
         return self.parent
 
     def update(self, other):
         return self.__lshift__(other)
 
     def __getitem__(self, index):
-        return Assigner(self, index)
+        if self.input_mask is not None:
+            raise TypeError("`input_mask` argument may only be used for extract")
+        return Assigner(self.parent, index, self.mask, self.accum, self.replace)
 
     def __setitem__(self, index, value):
-        Assigner(self, index) << value
+        self[index] << value
 
 
-class Assigner:
-    """``w(mask)[index]``: the left side of an assignment."""
+class Assigner(Target):
+    """The left side of an assignment to part of ``w``: ``w(mask)[index]`` (GrB_assign: the
+    mask is w's) or, with ``submask``, ``w[index](mask)`` (GxB_subassign: the mask has the
+    region's shape), python-graphblas's Assigner."""
 
-    def __init__(self, updater, index):
-        self.updater = updater
-        self.index = index
+    def __init__(self, parent, index, mask=None, accum=None, replace=False, *, submask=False):
+        self.parent, self.index = parent, index
+        self.mask, self.accum, self.replace = mask, accum, replace
+        self.submask = submask and mask is not None
 
     @collective
     def __lshift__(self, value):
-        if isinstance(value, Updater):
-            raise TypeError("Bad type for argument `value`: an Updater (w(...)) is the left "
-                            "side of <<, not a value")
-        up = self.updater
-        up.parent._assign(self.index, value, up.mask, up.accum, up.replace)
-        return up.parent
+        """Collective. Assign ``value`` (a scalar, Vector or Matrix) to the indexed part."""
+        if isinstance(value, Target):
+            raise TypeError(f"Bad type for argument `value`: {type(value).__name__} is the "
+                            "left side of <<, not a value")
+        if self.submask:
+            self.parent._subassign(self.index, value, self.mask, self.accum, self.replace)
+        else:
+            self.parent._assign(self.index, value, self.mask, self.accum, self.replace)
+        return self.parent
+
+    def update(self, value):
+        return self << value

@@ -11,9 +11,10 @@ import numpy as np
 
 from ._automethods import MatrixAutoMethods, VectorAutoMethods
 from ._block import BlockMask
+from ._config import computes
 from ._infix import Infix, ScalarLike
 from ._piece import PieceMask
-from .exceptions import DimensionMismatch, DomainMismatch, InvalidValue, NotImplementedException
+from .exceptions import DimensionMismatch, DomainMismatch, InvalidValue
 from .grid import collective
 from .semirings import _base, from_string
 from .semirings.dtypes import BOOL, lookup_dtype, unify
@@ -76,7 +77,8 @@ def parse_call(args, mask, accum, replace_flag):
             mask = arg
         elif isinstance(arg, Replace):
             replace_flag = True
-        elif isinstance(arg, (_base.BinaryOp, _base.Monoid, str)):  # str: w("+") << ...
+        elif isinstance(arg, (_base.BinaryOp, _base.Monoid, str)) or \
+                isinstance(arg, type(abs)) and arg in _BUILTIN_OPS:  # w("+"), w(max) << ...
             if accum is not None:
                 raise TypeError("Got multiple values for argument 'accum'")
             accum = arg
@@ -98,6 +100,21 @@ def parse_call(args, mask, accum, replace_flag):
     return mask, accum, bool(replace_flag)
 
 
+def as_mask(obj):
+    """``obj`` as a Mask: a Mask, or a BOOL Vector or Matrix (its value mask)."""
+    return obj if isinstance(obj, Mask) else _bool_mask(obj)
+
+
+def input_mask_of(expr, input_mask):
+    """The output mask that ``input_mask=`` (a mask on an extract's input) makes for ``expr``,
+    an extract (``v[I]``, ``A[I, J]``, ``A[i, J]``, ...); python-graphblas takes it for
+    extracts only."""
+    mask_of_input = getattr(expr, "mask_of_input", None)
+    if mask_of_input is None:
+        raise TypeError("`input_mask` argument may only be used for extract")
+    return mask_of_input(as_mask(input_mask))
+
+
 def _bool_mask(obj):
     """A BOOL Vector or Matrix (or a lazy one, computed) given as a mask: its value mask, as
     python-graphblas takes it (``A(A < 3) << B``); anything else is refused."""
@@ -110,17 +127,31 @@ def _bool_mask(obj):
     return obj.V
 
 
+def select_mask(op, thunk, target):
+    """The Mask of ``target.select(op)`` when ``op`` is a mask (``w.S``) or a BOOL Vector or
+    Matrix (or a lazy one) rather than a select op, else None (python-graphblas's rule)."""
+    if not (isinstance(op, Mask) or hasattr(type(op), "V")):
+        return None
+    if thunk is not None:
+        raise TypeError("thunk argument not None when calling select with mask or boolean object")
+    if isinstance(op, (VectorAutoMethods, MatrixAutoMethods)):
+        op = op.new()  # ``v.select(v > 2)``: python-graphblas reads it as select.value(v > 2)
+    mask = op if isinstance(op, Mask) else _bool_mask(op)
+    if mask.parent.shape != target.shape:
+        raise TypeError(f"The mask of {type(target).__name__}.select must be a "
+                        f"{type(target).__name__} of shape {target.shape}, got "
+                        f"{type(mask.parent).__name__} of shape {mask.parent.shape}")
+    check_grids(target.grid, mask.parent)
+    return mask
+
+
 # The engine's options of ``w(...)`` and ``expr.new(...)``, and the values each takes.
 OPTIONS = {"direction": ("push", "pull"), "exchange": ("dense", "sparse"),
            "scheme": ("gather", "summa")}
 
 
-def check_options(opts, input_mask=None):
+def check_options(opts):
     """The options of ``w(...)``, checked: an unknown one is an error, not ignored."""
-    if input_mask is not None:
-        raise NotImplementedException(
-            "input_mask= is not supported: mask the input instead, as in "
-            "w << v.dup(mask=M.S)[index]")
     unknown = sorted(set(opts) - set(OPTIONS))
     if unknown:
         raise TypeError(f"unknown option(s) {', '.join(map(repr, unknown))}: the options are "
@@ -234,9 +265,9 @@ class ScalarExpression(ScalarLike, _Expression):
         return out
 
     @property
-    @collective
     def value(self):
-        """Collective. The reduced value (None when empty)."""
+        """Collective. The reduced value (None when empty; autocompute)."""
+        computes("value", type(self))
         return self.new().value
 
     @collective

@@ -27,12 +27,15 @@ import numbers
 
 import numpy as np
 
-from .exceptions import EmptyObject
-from .semirings import binary, unary
+from ._automethods import MatrixAutoMethods, VectorAutoMethods
+from ._config import computes
+from .exceptions import DimensionMismatch, EmptyObject
+from .semirings import binary, semiring, unary
 from .semirings._base import BinaryOp
 from .semirings.dtypes import BOOL
 
-__all__ = ["EwisePair", "InPlace", "Infix", "ScalarLike", "call_op", "numpy_mod"]
+__all__ = ["EwisePair", "InPlace", "Infix", "MatMul", "ScalarLike", "call_op", "ewise_pair",
+           "matmul", "numpy_mod"]
 
 # ``%``: python-graphblas's binary.numpy.mod
 numpy_mod = BinaryOp("numpy.mod", np.mod)
@@ -78,6 +81,15 @@ def _only_bool(expr, symbol, method):
         raise TypeError(f"The infix operator `x {symbol} y` is not supported for {expr.dtype} "
                         f"dtype.  It is only supported for BOOL dtype (it uses {method}).")
     return expr
+
+
+def _left_operand(obj, symbol):
+    """The left side of ``a | b`` or ``a & b`` reached through ``b.__ror__(a)``."""
+    operand = _operand(obj)
+    if operand is None:
+        raise TypeError(f"Bad type for argument `left` of `x {symbol} y`.  Expected type: "
+                        f"Vector, Matrix, TransposedMatrix.  Got: {type(obj).__name__}")
+    return operand
 
 
 def _pair_operand(obj, symbol, kind):
@@ -177,19 +189,16 @@ class Infix:
         return _only_bool(call_op(other, self, binary.lxor, "add"), "^", "ewise_add")
 
     def __or__(self, other):
-        return EwisePair(self._infix_operand(), _pair_operand(other, "|", "add"), "add")
+        return ewise_pair(self._infix_operand(), _pair_operand(other, "|", "add"), "add")
 
     def __and__(self, other):
-        return EwisePair(self._infix_operand(), _pair_operand(other, "&", "mult"), "mult")
+        return ewise_pair(self._infix_operand(), _pair_operand(other, "&", "mult"), "mult")
 
     def __ror__(self, other):
-        # Python's operator tried other.__or__ first: other is no Vector or Matrix.
-        raise TypeError(f"Bad type for argument `left` of `x | y`.  Expected type: Vector, "
-                        f"Matrix, TransposedMatrix.  Got: {type(other).__name__}")
+        return ewise_pair(_left_operand(other, "|"), self._infix_operand(), "add")
 
     def __rand__(self, other):
-        raise TypeError(f"Bad type for argument `left` of `x & y`.  Expected type: Vector, "
-                        f"Matrix, TransposedMatrix.  Got: {type(other).__name__}")
+        return ewise_pair(_left_operand(other, "&"), self._infix_operand(), "mult")
 
     def __abs__(self):
         return self._infix_operand().apply(unary.abs)
@@ -205,10 +214,64 @@ class Infix:
         return operand.apply(unary.lnot)
 
 
-class EwisePair(Infix):
+class _Pair(Infix):
+    """A lazy infix pair waiting for an operator: ``a | b``, ``a & b`` (``EwisePair``) and ``a
+    @ b`` (``MatMul``). ``op(pair)`` computes it with ``op``, a pair inside it with the same
+    ``op`` first, as python-graphblas's infix expressions do. Read as it stands (its ``nvals``,
+    an operand), it is computed with its default operator (``_as_expression``), under
+    autocompute (``_config.py``)."""
+
+    _value = None  # the pair computed as it stands, kept (``_automethods``)
+
+    def __init__(self, left, right):
+        self.left, self.right = left, right
+
+    def _infix_operand(self):
+        computes("An operator on an infix expression", type(self))
+        return self.new()
+
+    def new(self, *args, **kwargs):
+        return self._as_expression().new(*args, **kwargs)
+
+    @property
+    def dtype(self):
+        return self._as_expression().dtype
+
+    @property
+    def output_class(self):
+        return self._as_expression().output_class
+
+    @property
+    def grid(self):
+        return self.left.grid
+
+    @property
+    def _compute(self):
+        return self._as_expression()._compute
+
+    # What python-graphblas's infix expressions tell without computing
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        return self.shape[0]
+
+    @property
+    def nrows(self):
+        return self.shape[0]
+
+    @property
+    def ncols(self):
+        return self.shape[1]
+
+
+class EwisePair(_Pair):
     """``a | b`` and ``a & b``: ewise_add / ewise_mult waiting for an operator
     (``monoid.plus(a | b)``, ``binary.minus(a | b, left_default=0, right_default=0)`` for
-    ewise_union); computed as they stand, ``lor`` / ``land`` of BOOL operands.
+    ewise_union); computed as they stand, ``lor`` / ``land`` of BOOL operands, and a TypeError
+    for other types.
 
     Pairs chain as in python-graphblas: in ``binary.plus(u | v | w)`` each pair inside is
     computed with the same operator (and defaults) first, ``plus(plus(u | v) | w)``.
@@ -218,21 +281,26 @@ class EwisePair(Infix):
         if right is None:
             raise TypeError(f"Bad type for argument `right` of `x {'|' if kind == 'add' else '&'}"
                             f" y`: it needs a Vector or Matrix (or a lazy one) on each side")
-        self.left, self.right, self.kind = left, right, kind
+        super().__init__(left, right)
+        self.kind = kind
 
     @property
     def _symbol(self):
         return "|" if self.kind == "add" else "&"
 
+    @property
+    def shape(self):
+        return self.left.shape
+
     def __or__(self, other):
         if self.kind != "add":
             return super().__or__(other)
-        return EwisePair(self, _pair_operand(other, "|", "add"), "add")
+        return ewise_pair(self, _pair_operand(other, "|", "add"), "add")
 
     def __and__(self, other):
         if self.kind != "mult":
             return super().__and__(other)
-        return EwisePair(self, _pair_operand(other, "&", "mult"), "mult")
+        return ewise_pair(self, _pair_operand(other, "&", "mult"), "mult")
 
     def _in_place(self, symbol):
         raise TypeError(f"In-place `x {symbol}= y` is not supported for a lazy `x {self._symbol} "
@@ -290,42 +358,37 @@ class EwisePair(Infix):
         return EwisePair(left, right, self.kind)._call_op(
             binary.lor if self.kind == "add" else binary.land)
 
-    def _infix_operand(self):
-        return self._as_expression().new()
 
-    def new(self, *args, **kwargs):
-        return self._as_expression().new(*args, **kwargs)
+class MatMul(_Pair):
+    """``a @ b``: ``vxm``, ``mxv``, ``mxm`` or the inner product waiting for a semiring
+    (``semiring.min_plus(v @ A)``); computed as it stands over ``plus_times``. In a chain,
+    ``semiring.plus_plus(v @ (v @ D))`` computes the inner pair over ``plus_plus`` too."""
 
-    @property
-    def _compute(self):
-        return self._as_expression()._compute
-
-    # What python-graphblas's infix expressions tell without computing
     @property
     def shape(self):
-        return self.left.shape
+        return self.left.shape[:-1] + self.right.shape[1:]
 
-    @property
-    def ndim(self):
-        return len(self.shape)
+    def __matmul__(self, other):
+        return matmul(self, other)
 
-    @property
-    def size(self):
-        return self.left.size
+    def __rmatmul__(self, other):
+        return matmul(other, self)
 
-    @property
-    def nrows(self):
-        return self.left.nrows
+    def _call_op(self, op, *args, **kwargs):
+        """``sr(a @ b)``: the product over the semiring ``sr``."""
+        if args or kwargs:
+            raise TypeError(f"Bad types when calling {op!r}.  Got {type(self).__name__} and "
+                            f"more: a semiring takes one infix expression, such as {op!r}(A @ B)")
+        if getattr(op, "kind", None) != "semiring":
+            raise TypeError(f"Bad type when calling {op!r}: `a @ b` takes a semiring")
+        left, right = (side._call_op(op).new() if isinstance(side, MatMul) else side
+                       for side in (self.left, self.right))
+        if len(left.shape) == 1:
+            return left.inner(right, op) if len(right.shape) == 1 else left.vxm(right, op)
+        return left.mxv(right, op) if len(right.shape) == 1 else left.mxm(right, op)
 
-    @property
-    def ncols(self):
-        return self.left.ncols
-
-    @property
-    def nvals(self):
-        """Collective. The entries of the pair computed as it stands (BOOL operands only),
-        python-graphblas's autocompute."""
-        return self._infix_operand().nvals
+    def _as_expression(self):
+        return self._call_op(semiring.plus_times)
 
 
 class InPlace(Infix):
@@ -338,13 +401,14 @@ class InPlace(Infix):
         """``self op= other``. With ``accumulate``, a Vector or Matrix of self's kind is
         accumulated, ``self(accum=op) << other``; otherwise ``self << self op other``, so a
         scalar meets self's entries only. ``symbol``: an op defined for BOOL alone."""
-        operand = _operand(other)
-        if accumulate and operand is not None and len(operand.shape) == len(self.shape):
-            if symbol is not None and operand.dtype != BOOL:
+        if accumulate and len(getattr(other, "shape", ())) == len(self.shape):
+            # a Vector or Matrix, or a lazy one: accumulated as it is, not computed first
+            if symbol is not None and other.dtype != BOOL:
                 raise TypeError(f"The infix operator `x {symbol}= y` is not supported for "
-                                f"{operand.dtype} dtype.  It is only supported for BOOL dtype.")
-            self(accum=op) << operand
+                                f"{other.dtype} dtype.  It is only supported for BOOL dtype.")
+            self(accum=op) << other
             return self
+        operand = _operand(other)
         expr = call_op(self, other if operand is None else operand, op, kind)
         if symbol is not None:
             _only_bool(expr, f"{symbol}=", "ewise_add" if kind == "add" else "ewise_mult")
@@ -385,25 +449,84 @@ class InPlace(Infix):
 
 class ScalarLike:
     """A lazy scalar (``A.reduce_scalar()``, ``v[i]``): comparing, testing or converting it
-    computes it (``.new()``, collective) and reads the Scalar. Unhashable, as a Scalar."""
+    computes it (``.new()``, collective) and reads the Scalar, under autocompute
+    (``_config.py``). Unhashable, as a Scalar."""
 
     _infix_operand = None  # a scalar operand of the Vector and Matrix operators
     __hash__ = None
 
+    def _computed(self, what):
+        computes(what, type(self))
+        return self.new()
+
     def __eq__(self, other):
-        return self.new() == other
+        return self._computed("__eq__") == other
 
     def __ne__(self, other):
-        return self.new() != other
+        return self._computed("__ne__") != other
 
     def __bool__(self):
-        return bool(self.new())
+        return bool(self._computed("__bool__"))
 
     def __float__(self):
-        return float(self.new())
+        return float(self._computed("__float__"))
 
     def __int__(self):
-        return int(self.new())
+        return int(self._computed("__int__"))
+
+    def __index__(self):
+        return self._computed("__index__").__index__()
 
     def __array__(self, dtype=None, copy=None):
-        return np.asarray(self.new(), dtype=dtype)
+        return np.asarray(self._computed("__array__"), dtype=dtype)
+
+
+class VectorEwisePair(EwisePair, VectorAutoMethods):
+    """A pair of Vectors: reads as the Vector it computes to."""
+
+
+class MatrixEwisePair(EwisePair, MatrixAutoMethods):
+    """A pair of Matrices: reads as the Matrix it computes to."""
+
+
+class ScalarMatMul(ScalarLike, MatMul):
+    """``u @ v``: reads as the Scalar it computes to."""
+
+    @property
+    def value(self):
+        return self._computed("value").value
+
+
+class VectorMatMul(MatMul, VectorAutoMethods):
+    """``v @ A``, ``A @ v``: reads as the Vector it computes to."""
+
+
+class MatrixMatMul(MatMul, MatrixAutoMethods):
+    """``A @ B``: reads as the Matrix it computes to."""
+
+
+def ewise_pair(left, right, kind):
+    """``left | right`` (``kind`` "add") or ``left & right`` ("mult"), lazy."""
+    if right is not None:
+        # the shapes are checked here, as python-graphblas does; a Vector meets a Matrix
+        # along its rows (``v | A``: v(i) with A(i, j)) or its columns (``A | v``)
+        meet = (left.shape, right.shape) if len(left.shape) == len(right.shape) else \
+            (left.shape[-1:], right.shape[:1])
+        if meet[0] != meet[1]:
+            raise DimensionMismatch(f"The shapes of `x {'|' if kind == 'add' else '&'} y` "
+                                    f"differ: {left.shape} and {right.shape}")
+    return (VectorEwisePair, MatrixEwisePair)[len(left.shape) - 1](left, right, kind)
+
+
+def matmul(left, right):
+    """``left @ right``, lazy; the shapes are checked here, as python-graphblas does."""
+    for name, side in (("left", left), ("right", right)):
+        if len(getattr(side, "shape", ())) not in (1, 2):
+            raise TypeError(f"Bad type for argument `{name}` of `x @ y`: expected a Vector or a "
+                            f"Matrix, got {type(side).__name__}")
+    inner = left.shape[-1], right.shape[0]
+    if inner[0] != inner[1]:
+        raise DimensionMismatch(f"The inner dimensions of `x @ y` differ: {left.shape} @ "
+                                f"{right.shape}")
+    ndim = len(left.shape) + len(right.shape) - 2
+    return (ScalarMatMul, VectorMatMul, MatrixMatMul)[ndim](left, right)

@@ -11,9 +11,9 @@ import numpy as np
 from .exceptions import DimensionMismatch, IndexOutOfBound, InvalidValue
 from .semirings.dtypes import FP64, lookup_dtype, unify
 
-__all__ = ["FirstOnlyMonoid", "INDEX_LIMIT", "LengthMismatch", "agreed_dtype",
-           "axis_index", "checked", "dense_fill", "index_array", "is_position", "order_of",
-           "scalar_dtype"]
+__all__ = ["FirstOnlyMonoid", "INDEX_LIMIT", "LengthMismatch", "agreed_dtype", "axis_index",
+           "checked", "dense_fill", "index_array", "is_position", "order_of", "scalar_dtype",
+           "values_array"]
 
 
 def scalar_dtype(value):
@@ -138,6 +138,17 @@ def checked(grid, distributed, read, fallback):
     out = fallback
     with grid.comm.agreed():
         out = read()
+    return out
+
+
+def values_array(values, dtype):
+    """The values of ``from_coo`` as an array, cast by numpy to ``dtype`` if given; Python
+    objects that numpy cannot make numbers of are a ValueError (python-graphblas's words)."""
+    out = np.asarray(values)
+    if out.dtype == object and dtype is not None:
+        out = out.astype(lookup_dtype(dtype).np_type)
+    if out.dtype == object:
+        raise ValueError("object dtype for values is not allowed: give numbers")
     return out
 
 

@@ -9,9 +9,18 @@ does the extract and the assign); ``matrix.py`` defines the Matrix that makes th
 import numpy as np
 
 from ._automethods import MatrixAutoMethods, VectorAutoMethods
-from ._expr import MatrixExpression, ScalarExpression, check_options, parse_call
-from ._indexing import assign, extract, is_one, matrix_index
-from ._infix import Infix, ScalarLike
+from ._config import computes
+from ._container import Assigner
+from ._expr import (
+    Mask,
+    MatrixExpression,
+    ScalarExpression,
+    check_options,
+    input_mask_of,
+    parse_call,
+)
+from ._indexing import extract, is_one, matrix_index
+from ._infix import Infix, ScalarLike, matmul
 from ._inputs import order_of
 from ._products import mxv_expression
 from ._shape import diagonal
@@ -61,13 +70,10 @@ class TransposedMatrix(Infix):
         return mxv_expression(self._matrix, vector, op, "mxv", x_first=True)
 
     def __matmul__(self, other):
-        if isinstance(other, Vector):
-            return self.mxv(other)
-        return self.new().mxm(other)
+        return matmul(self, other)
 
     def __rmatmul__(self, other):
-        raise TypeError(f"Bad type for argument `left` in TransposedMatrix.__rmatmul__(...): "
-                        f"expected a Vector or a Matrix, got {type(other).__name__}")
+        return matmul(other, self)
 
     def mxm(self, other, op=semiring.plus_times):
         return self.new().mxm(other, op)
@@ -91,7 +97,7 @@ class TransposedMatrix(Infix):
         if not isinstance(element, MatrixElement):
             raise TypeError(f"Invalid index to Matrix contains: {index!r}.  A 2-tuple of "
                             "integers is expected, e.g. `(0, 1) in A.T`")
-        return element.value is not None
+        return element.new().value is not None
 
     @collective
     def __iter__(self):
@@ -232,9 +238,42 @@ class MatrixIndexExpr(Infix):
         return self._as_expression().shape
 
     @collective
-    def new(self, dtype=None, *, mask=None, name=None):
-        """Collective. The extracted submatrix, row or column."""
+    def new(self, dtype=None, *, mask=None, input_mask=None, name=None):
+        """Collective. The extracted submatrix, row or column; ``input_mask`` is a mask on
+        the input (A, or a Vector along the extracted row or column) instead of the result."""
+        if input_mask is not None:
+            if mask is not None:
+                raise TypeError("mask and input_mask arguments cannot both be given")
+            mask = input_mask_of(self, input_mask)
         return self._as_expression().new(dtype, mask=mask, name=name)
+
+    @collective
+    def mask_of_input(self, input_mask):
+        """Collective. The result's mask that ``input_mask`` (a Mask on the input) makes: its
+        part at the extracted positions."""
+        if is_one(self.rows) and is_one(self.cols):
+            raise ValueError("input_mask is not allowed when extracting one element")
+        source = input_mask.parent
+        # in the input's own frame: A.T's rows and columns for A.T[...]
+        rows, cols = (self.cols, self.rows) if self.transposed else (self.rows, self.cols)
+        nrows, ncols = self.parent.shape[::-1] if self.transposed else self.parent.shape
+        if len(source.shape) == 2:
+            if source.shape != (nrows, ncols):
+                raise ValueError(f"Shape of `input_mask` does not match shape of input: "
+                                 f"{source.shape} and {(nrows, ncols)}")
+            part = extract(source, rows, cols).new()
+        else:
+            if not is_one(rows) and not is_one(cols):
+                raise TypeError("Got Vector `input_mask` when extracting a submatrix from a "
+                                "Matrix")
+            # A row runs along the columns, a column along the rows.
+            along, length, what = (cols, ncols, "ncols") if is_one(rows) else \
+                (rows, nrows, "nrows")
+            if source.size != length:
+                raise ValueError(f"Size of `input_mask` Vector does not match {what} of "
+                                 f"Matrix: {source.size} and {length}")
+            part = source[np.asarray(along)].new()
+        return Mask(part, input_mask.structure, input_mask.complement)
 
     def __call__(self, *args, mask=None, accum=None, replace=False, **opts):
         """``A[rows, cols](mask, accum, replace)``: the target of a sub-mask assign, whose mask
@@ -244,32 +283,13 @@ class MatrixIndexExpr(Infix):
                             "be assigned; assign to A")
         mask, accum, replace = parse_call(args, mask, accum, replace)
         check_options(opts)
-        return _SubAssign(self, mask, accum, replace)
+        return Assigner(self.parent, self.index, mask, accum, replace, submask=True)
 
     def __lshift__(self, value):
-        return _SubAssign(self, None, None, False) << value
-
-    def update(self, value):
-        return self << value
-
-
-class _SubAssign:
-    """``A[rows, cols](mask, accum, replace)``: the left side of ``<<``."""
-
-    def __init__(self, target, mask, accum, replace):
-        if target.transposed:
+        if self.transposed:
             raise TypeError("'TransposedMatrix' object does not support item assignment: "
                             "assign to A, not to its transpose A.T")
-        self.target = target
-        self.mask, self.accum, self.replace = mask, accum, replace
-
-    @collective
-    def __lshift__(self, value):
-        """Collective. Assign ``value`` (a scalar, Vector or Matrix) to the region."""
-        t = self.target
-        assign(t.parent, t.index, value, self.mask, self.accum, self.replace,
-               submask=self.mask is not None)
-        return t.parent
+        return Assigner(self.parent, self.index) << value
 
     def update(self, value):
         return self << value
@@ -279,9 +299,13 @@ class MatrixElement(ScalarLike, MatrixIndexExpr):
     """``A[i, j]``: one element; comparing, testing or converting it reads its value."""
 
     @property
-    @collective
     def value(self):
-        """Collective. The element A[i, j] or None."""
+        """Collective. The element A[i, j] or None (autocompute)."""
+        computes("value", type(self))
+        return self._read()
+
+    @collective
+    def _read(self):
         a = self.parent
         i, j = int(self.rows), int(self.cols)
         owner = int(a.grid.entry_owner(a.nrows, a.ncols, [i], [j])[0])
@@ -295,9 +319,11 @@ class MatrixElement(ScalarLike, MatrixIndexExpr):
         return a.grid.comm.bcast_object(local, root=owner)
 
     @collective
-    def new(self, dtype=None, *, name=None):
+    def new(self, dtype=None, *, input_mask=None, name=None):
         """Collective. The element as a Scalar (empty when no entry is stored)."""
-        return ScalarExpression.output_class.from_value(self.value, dtype or self.parent.dtype,
+        if input_mask is not None:
+            raise ValueError("input_mask is not allowed when extracting one element")
+        return ScalarExpression.output_class.from_value(self._read(), dtype or self.parent.dtype,
                                                         name=name)
 
 

@@ -13,8 +13,16 @@ import numpy as np
 
 from . import _redistribute as redist
 from ._automethods import VectorAutoMethods
-from ._container import Updater
-from ._expr import ScalarExpression, VectorExpression, check_options, parse_call
+from ._config import computes
+from ._container import Assigner
+from ._expr import (
+    Mask,
+    ScalarExpression,
+    VectorExpression,
+    check_options,
+    input_mask_of,
+    parse_call,
+)
 from ._infix import Infix, ScalarLike
 from ._inputs import axis_index, is_position
 from ._piece import Piece
@@ -75,23 +83,40 @@ class VectorIndexExpr(Infix):
         return VectorExpression("extract", (v, positions), v.dtype, out_size, compute, v.grid)
 
     @collective
-    def new(self, dtype=None, *, mask=None, name=None):
-        """Collective. The extracted Vector (or Scalar for one element)."""
+    def new(self, dtype=None, *, mask=None, input_mask=None, name=None):
+        """Collective. The extracted Vector (or Scalar for one element); ``input_mask`` is a
+        mask on v instead of the result."""
+        if input_mask is not None:
+            if mask is not None:
+                raise TypeError("mask and input_mask arguments cannot both be given")
+            mask = input_mask_of(self, input_mask)
         if self._is_element():
+            if mask is not None:
+                raise ValueError("v[i].new(mask=...): one element is extracted as a Scalar, "
+                                 "which takes no mask (no descriptor applies to it)")
             out = ScalarExpression.output_class(dtype or self.parent.dtype, name=name)
-            value = self.value
+            value = self._read()
             if value is not None:
                 out.value = value
             return out
         return self._as_expression().new(dtype, mask=mask, name=name)
 
     @collective
+    def mask_of_input(self, input_mask):
+        """Collective. The result's mask that ``input_mask`` (a Mask on v) makes: its part at
+        the extracted positions."""
+        source = input_mask.parent
+        if len(source.shape) != 1:
+            raise TypeError(f"Mask object must be type Vector; got {type(source).__name__}")
+        if self._is_element():
+            raise ValueError("input_mask is not allowed when extracting one element")
+        if source.size != self.parent.size:
+            raise ValueError(f"Size of `input_mask` does not match size of input: "
+                             f"{source.size} and {self.parent.size}")
+        return Mask(source[self.index].new(), input_mask.structure, input_mask.complement)
+
     def __lshift__(self, value):
-        if isinstance(value, Updater):
-            raise TypeError("Bad type for argument `value`: an Updater (w(...)) is the left "
-                            "side of <<, not a value")
-        self.parent._assign(self.index, value, None, None, False)
-        return self.parent
+        return Assigner(self.parent, self.index) << value
 
     def update(self, value):
         return self << value
@@ -101,34 +126,12 @@ class VectorIndexExpr(Infix):
         the index's length (GxB_subassign)."""
         mask, accum, replace = parse_call(args, mask, accum, replace)
         check_options(opts)
-        return SubAssign(self, mask, accum, replace)
-
-
-class SubAssign:
-    """``w[index](mask, accum, replace)``: the left side of ``<<``."""
-
-    def __init__(self, target, mask, accum, replace):
-        self.target = target
-        self.mask, self.accum, self.replace = mask, accum, replace
-
-    @collective
-    def __lshift__(self, value):
-        """Collective. Assign ``value`` (a scalar or Vector) to the indexed positions."""
-        w, index = self.target.parent, self.target.index
-        if self.mask is not None and not isinstance(self.mask.parent, type(w)):
+        if mask is not None and not isinstance(mask.parent, type(self.parent)):
             raise TypeError(f"Mask object must be type Vector, got "
-                            f"{type(self.mask.parent).__name__}: the sub-mask of "
-                            "w[index](mask)")
-        if self.mask is not None and self.target._is_element():
+                            f"{type(mask.parent).__name__}: the sub-mask of w[index](mask)")
+        if mask is not None and self._is_element():
             raise TypeError("Single element assign does not accept a submask")
-        if self.mask is None:
-            w._assign(index, value, None, self.accum, False)
-        else:
-            w._subassign(index, value, self.mask, self.accum, self.replace)
-        return w
-
-    def update(self, value):
-        return self << value
+        return Assigner(self.parent, self.index, mask, accum, replace, submask=True)
 
 
 class VectorExtract(VectorAutoMethods, VectorIndexExpr):
@@ -161,9 +164,13 @@ class VectorElement(ScalarLike, VectorIndexExpr):
     """``v[i]``: one element; comparing, testing or converting it reads its value."""
 
     @property
-    @collective
     def value(self):
-        """Collective. The element's value, or None if it is missing."""
+        """Collective. The element's value, or None if it is missing (autocompute)."""
+        computes("value", type(self))
+        return self._read()
+
+    @collective
+    def _read(self):
         v = self.parent
         i = self.positions
         owner = int(v.grid.owner(v.size, [i])[0])

@@ -73,10 +73,29 @@ class Aggregator:
         One monoid, as ``sum``: ``allow_empty=False`` gives its identity for no entries.
     to_scalar : bool
         Whether ``Matrix.reduce_scalar`` may use it.
+    composite, finalize, types
+        python-graphblas's way to make one of others, instead of ``recipe``:
+        ``Aggregator("silly", composite=[agg.varp, agg.stdp], finalize=lambda x, y, opts:
+        binary.times(x & y), types=[agg.varp])`` reduces by each part, then ``finalize``
+        makes the result of theirs (``opts`` is ``{}``); ``types``' first entry, an aggregator
+        or a type, gives the result type.
     """
 
-    def __init__(self, name, recipe, *, accepts=None, result=None, monoid_only=False,
-                 to_scalar=True):
+    def __init__(self, name, recipe=None, *, accepts=None, result=None, monoid_only=False,
+                 to_scalar=True, composite=None, finalize=None, types=None):
+        if (recipe is None) == (composite is None) or (composite is None) != (finalize is None):
+            raise TypeError("An Aggregator takes a recipe, or composite= with finalize=")
+        if composite is not None:
+            recipe = _composite(composite, lambda *parts: finalize(*parts, {}))
+            if types and result is None:
+                first = types[0]
+                if isinstance(first, Aggregator):
+                    result = first._result
+                else:
+                    fixed = lookup_dtype(first)
+
+                    def result(_):
+                        return fixed
         self.name = name
         self._recipe = recipe
         self._accepts = accepts
@@ -396,16 +415,15 @@ def _arg(mon):
     return recipe
 
 
-_first = Aggregator("first", _end_value(monoid.min))
-_last = Aggregator("last", _end_value(monoid.max))
-_first_index = Aggregator("first_index", _end_index(monoid.min), to_scalar=False)
-_last_index = Aggregator("last_index", _end_index(monoid.max), to_scalar=False)
-_argmin = Aggregator("argmin", _arg(monoid.min), result=_index, to_scalar=False)
-_argmax = Aggregator("argmax", _arg(monoid.max), result=_index, to_scalar=False)
-
 # python-graphblas 2025.2.0 reads these from agg.ss and warns when they are read from agg
-_DEPRECATED = {"argmin": _argmin, "argmax": _argmax, "first": _first, "last": _last,
-               "first_index": _first_index, "last_index": _last_index}
+_DEPRECATED = {
+    "first": Aggregator("first", _end_value(monoid.min)),
+    "last": Aggregator("last", _end_value(monoid.max)),
+    "first_index": Aggregator("first_index", _end_index(monoid.min), to_scalar=False),
+    "last_index": Aggregator("last_index", _end_index(monoid.max), to_scalar=False),
+    "argmin": Aggregator("argmin", _arg(monoid.min), result=_index, to_scalar=False),
+    "argmax": Aggregator("argmax", _arg(monoid.max), result=_index, to_scalar=False),
+}
 
 
 def __getattr__(name):

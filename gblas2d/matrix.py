@@ -13,7 +13,7 @@ from . import _build, _formats, _products, _shape, backends
 from . import _redistribute as redist
 from ._automethods import computed
 from ._block import Block
-from ._container import Container, apply_values
+from ._container import Container, apply_values, bound_value, select_thunk
 from ._expr import (
     MatrixExpression,
     ScalarExpression,
@@ -22,9 +22,10 @@ from ._expr import (
     check_domain,
     check_size,
     ewise_input_types,
+    select_mask,
 )
 from ._indexing import EMPTY, assign
-from ._infix import ScalarLike
+from ._infix import ScalarLike, matmul
 from ._inputs import (
     FirstOnlyMonoid,
     LengthMismatch,
@@ -33,6 +34,7 @@ from ._inputs import (
     dense_fill,
     index_array,
     scalar_dtype,
+    values_array,
 )
 from ._kernels import reduce_sorted, run_starts
 from ._matrix_views import TransposedMatrix, index_expr
@@ -174,7 +176,7 @@ class Matrix(Container):
                 if given is None and not arr.size and not distributed:
                     raise InvalidValue(f"No {what} indices provided. Unable to infer "
                                       f"n{what[:3]}s.")
-            v = np.asarray(values)
+            v = values_array(values, dtype)
             if r.shape != c.shape or v.ndim and len(v) != r.size:
                 raise LengthMismatch(f"`rows` and `columns` and `values` lengths must match: "
                                      f"{r.size}, {c.size}, {len(v) if v.ndim else 1}")
@@ -467,6 +469,11 @@ class Matrix(Container):
         row and column forms (``_indexing.py``)."""
         assign(self, index, value, mask, accum, replace)
 
+    def _subassign(self, index, value, mask, accum, replace):
+        """Collective. ``C[rows, cols](mask, accum, replace) << value``: GxB_subassign, whose
+        mask has the region's shape (``_indexing.py``)."""
+        assign(self, index, value, mask, accum, replace, submask=True)
+
     @collective
     def __delitem__(self, index):
         """Collective. Remove the entries stored at ``index``: one element (``del A[i, j]``),
@@ -480,7 +487,7 @@ class Matrix(Container):
         if not isinstance(element, ScalarLike):
             raise ValueError("Bad row, col arguments in Matrix.get(...).  Indices should get a "
                              "single element, which will be extracted as a Python scalar.")
-        value = element.value
+        value = element.new().value
         return default if value is None else value
 
     @property
@@ -541,21 +548,19 @@ class Matrix(Container):
                                 compute, self.grid, rebind=rebind, symmetric=symmetric)
 
     def __matmul__(self, other):
-        if isinstance(other, Vector):
-            return self.mxv(other)
-        return self.mxm(other)
+        """``A @ v`` (``mxv``) or ``A @ B`` (``mxm``), lazy: over plus_times, or
+        ``semiring.min_plus(A @ B)``."""
+        return matmul(self, other)
 
     def __rmatmul__(self, other):
-        raise TypeError(f"Bad type for argument `left` in Matrix.__rmatmul__(...): expected a "
-                        f"Vector or a Matrix, got {type(other).__name__}")
+        return matmul(other, self)
 
     # ---- apply, select ----
     def apply(self, op, right=None, *, left=None):
         """f(x); binary op with a bound scalar; index-unary f(x, row, col, thunk)."""
         op = as_op(op, "unary", "indexunary", "binary")
         positional = op.kind in ("indexunary", "select") and op.reads_positions
-        right = getattr(right, "value", right)
-        left = getattr(left, "value", left)
+        right, left = bound_value(right, "right"), bound_value(left, "left")
         out_type, values_of = apply_values(op, self.dtype, right, left)
         a = self
 
@@ -571,10 +576,20 @@ class Matrix(Container):
                                 and not getattr(op, "index_aware", False))
 
     def select(self, op, thunk=None):
-        """Keep the entries where the select op (value or position predicate) is True."""
+        """Keep the entries where the select op (value or position predicate) is True, or
+        where a mask allows (``A.select(M.S)``, ``A.select(A > 2)``: a BOOL object's values)."""
+        keep = select_mask(op, thunk, self)
+        if keep is not None:
+            a = self
+
+            def compute(mask, opts):
+                b = a._block
+                return b.select(keep.block_mask().allows(b.keys()))
+
+            return MatrixExpression("select", (self, keep), self.dtype, self._nrows,
+                                    self._ncols, compute, self.grid)
         op = as_op(op, "select")
-        thunk = getattr(thunk, "value", thunk)
-        thunk = 0 if thunk is None else thunk
+        thunk = select_thunk(thunk)
         check_domain(op, self.dtype, scalar_dtype(thunk))
         a = self
 

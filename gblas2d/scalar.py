@@ -14,10 +14,14 @@ import numbers
 
 import numpy as np
 
+from ._config import computes
+from ._container import Target
 from ._expr import ScalarExpression, as_op
 from ._infix import EwisePair, ScalarLike, call_op, numpy_mod
+from ._matrix_views import MatrixElement
+from ._vector_views import VectorElement
 from .exceptions import EmptyObject
-from .grid import default_grid
+from .grid import collective, default_grid
 from .semirings import binary, monoid, unary
 from .semirings.dtypes import BOOL, FP64, lookup_dtype
 from .vector import Vector
@@ -41,7 +45,8 @@ def _lift(x):
 
 def _lower(expr, method):
     """The one-entry Vector expression ``expr`` as a lazy Scalar."""
-    return ScalarExpression(method, (), expr.dtype, lambda: expr.new()[0].value, default_grid())
+    return ScalarExpression(method, (), expr.dtype, lambda: expr.new()[0].new().value,
+                            default_grid())
 
 
 def _binary(left, right, op, kind="mult"):
@@ -51,7 +56,87 @@ def _binary(left, right, op, kind="mult"):
     return _lower(call_op(a, b, op, kind), op.name)
 
 
-class _Arithmetic:
+def _read_as_scalar(name):
+    """A method of the Scalar a lazy one computes to (autocompute)."""
+    def method(self, *args, **kwargs):
+        return getattr(self._computed(name), name)(*args, **kwargs)
+
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"Collective. ``{name}`` of the Scalar it computes to (autocompute)."
+    return method
+
+
+class _Pairing:
+    """``s | t``, ``s & t`` (and reflected) of a Scalar, a lazy scalar or a pair of them."""
+
+    def __or__(self, other):
+        return ScalarEwisePair.of(self, other, "add")
+
+    def __ror__(self, other):
+        return ScalarEwisePair.of(other, self, "add")
+
+    def __and__(self, other):
+        return ScalarEwisePair.of(self, other, "mult")
+
+    def __rand__(self, other):
+        return ScalarEwisePair.of(other, self, "mult")
+
+
+class ScalarEwisePair(_Pairing, ScalarLike):
+    """``s | t`` and ``s & t`` of Scalars, lazy scalars or numbers: waiting for an operator
+    (``binary.plus(s | t | 0)``), as a Vector pair does (``_infix.EwisePair``, which computes
+    it on one-entry Vectors); computed as it stands, ``lor`` / ``land`` of BOOL operands."""
+
+    def __init__(self, pair):
+        self._pair = pair
+
+    @classmethod
+    def of(cls, left, right, kind):
+        symbol = "|" if kind == "add" else "&"
+        sides = []
+        for name, side in (("left", left), ("right", right)):
+            if isinstance(side, ScalarEwisePair):
+                if side._pair.kind != kind:
+                    raise TypeError(f"`|` and `&` cannot be mixed in one infix expression: "
+                                    f"compute a part first, as in op(x {symbol} y).new()")
+                sides.append(side._pair)
+            else:
+                sides.append(_lift(side))
+                if sides[-1] is None:
+                    raise TypeError(f"Bad type for argument `{name}` of `x {symbol} y`.  "
+                                    f"Expected a Scalar or a number.  Got: {type(side).__name__}")
+        return cls(EwisePair(*sides, kind))
+
+    def _call_op(self, op, *args, **kwargs):
+        return _lower(self._pair._call_op(op, *args, **kwargs), op.name)
+
+    def _as_expression(self):
+        return _lower(self._pair._as_expression(), "lor" if self._pair.kind == "add" else "land")
+
+    @collective
+    def new(self, dtype=None, *, name=None):
+        """Collective. The pair computed as it stands (BOOL operands only)."""
+        return self._as_expression().new(dtype, name=name)
+
+    @property
+    def dtype(self):
+        return self._as_expression().dtype
+
+    @property
+    def value(self):
+        """Collective. The pair computed as it stands (autocompute)."""
+        return self._computed("value").value
+
+    apply = _read_as_scalar("apply")
+    ewise_add = _read_as_scalar("ewise_add")
+    ewise_mult = _read_as_scalar("ewise_mult")
+    ewise_union = _read_as_scalar("ewise_union")
+    get = _read_as_scalar("get")
+    isclose = _read_as_scalar("isclose")
+    isequal = _read_as_scalar("isequal")
+
+
+class _Arithmetic(_Pairing):
     """Python's operators and python-graphblas's element-wise methods for a Scalar and a lazy
     scalar (``ScalarExpression`` takes them too)."""
 
@@ -108,12 +193,6 @@ class _Arithmetic:
 
     def __ge__(self, other):
         return _binary(self, other, binary.ge)
-
-    def __or__(self, other):
-        return _lower(EwisePair(_lift(self), _lift(other), "add")._as_expression(), "lor")
-
-    def __and__(self, other):
-        return _lower(EwisePair(_lift(self), _lift(other), "mult")._as_expression(), "land")
 
     def __xor__(self, other):
         a, b = _lift(self), _lift(other)
@@ -196,13 +275,14 @@ class Scalar(_Arithmetic):
     (3, INT64, 1)
     """
 
-    def __init__(self, dtype=FP64, *, name=None):
+    def __init__(self, dtype=FP64, *, is_cscalar=None, name=None):
+        # every Scalar here is a C scalar (a local value), so is_cscalar changes nothing
         self.dtype = lookup_dtype(dtype)
         self._value = None
         self.name = name or "s"
 
     @classmethod
-    def from_value(cls, value, dtype=None, *, name=None):
+    def from_value(cls, value, dtype=None, *, is_cscalar=None, name=None):
         out = cls(dtype if dtype is not None else np.asarray(value).dtype, name=name)
         out.value = value
         return out
@@ -248,11 +328,16 @@ class Scalar(_Arithmetic):
             raise ValueError(f'`how` argument must be "materialize" or "complete"; got {how!r}')
         return self
 
-    def __call__(self, *args, accum=None, **opts):
-        """``s(accum=op) << expr``: the target of an accumulated update (a Scalar takes no
-        mask)."""
-        if args or opts.pop("mask", None) is not None:
-            raise TypeError("A Scalar takes no mask: only s(accum=op) << value")
+    def __call__(self, *args, accum=None, mask=None, **opts):
+        """``s(accum=op) << expr`` or ``s(op) << expr``: the target of an accumulated update (a
+        Scalar takes no mask)."""
+        for arg in args:
+            if getattr(arg, "kind", None) not in ("binary", "monoid") or accum is not None:
+                raise TypeError(f"Mask not allowed for Scalars, got {type(arg).__name__}: only "
+                                "s(accum=op) << value")
+            accum = arg
+        if mask is not None:
+            raise TypeError("Mask not allowed for Scalars: only s(accum=op) << value")
         if opts:
             raise TypeError(f"unknown option(s) {', '.join(map(repr, opts))} of Scalar(...)")
         return _ScalarUpdater(self, accum)
@@ -339,6 +424,10 @@ class Scalar(_Arithmetic):
                                  "integral dtypes")
         return int(self.value)
 
+    def __imatmul__(self, other):
+        # without it, Python would try ``s = s @ other``, which no Vector or Matrix takes
+        raise TypeError("'__imatmul__' not supported for Scalar")
+
     def __repr__(self):
         return f"<gblas2d.Scalar {self.value!r}, dtype={self.dtype}>"
 
@@ -350,7 +439,7 @@ def _value_of(x):
     return x.value if isinstance(x, Scalar) else x
 
 
-class _ScalarUpdater:
+class _ScalarUpdater(Target):
     """``s(accum=op)``: ``<<`` combines the new value with the held one by ``op``; an empty
     side leaves the other."""
 
@@ -359,6 +448,9 @@ class _ScalarUpdater:
         self.accum = None if accum is None else as_op(accum, "binary")
 
     def __lshift__(self, other):
+        if self.accum is not None and isinstance(other, (VectorElement, MatrixElement)):
+            # ``s(accum=op) << v[i]``: python-graphblas reads v[i] here only under autocompute
+            computes("Accumulating an element", type(other))
         s, value = self.scalar, _value_of(other)
         if self.accum is None or value is None or s.value is None:
             if value is not None or self.accum is None:
@@ -372,6 +464,11 @@ class _ScalarUpdater:
 
     def update(self, other):
         return self << other
+
+    def _no_index(self, *args):
+        raise TypeError("Indexing not supported for Scalars")
+
+    __getitem__ = __setitem__ = __delitem__ = _no_index
 
 
 ScalarExpression.output_class = Scalar

@@ -12,8 +12,8 @@ import numpy as np
 
 from . import _build, _shape
 from . import _redistribute as redist
-from ._automethods import VectorAutoMethods, computed
-from ._container import Container, apply_values
+from ._automethods import computed
+from ._container import Container, apply_values, bound_value, select_thunk
 from ._expr import (
     MatrixExpression,
     ScalarExpression,
@@ -22,8 +22,9 @@ from ._expr import (
     check_domain,
     check_size,
     ewise_input_types,
+    select_mask,
 )
-from ._infix import ScalarLike
+from ._infix import ScalarLike, matmul
 from ._inputs import (
     FirstOnlyMonoid,
     LengthMismatch,
@@ -32,6 +33,7 @@ from ._inputs import (
     dense_fill,
     index_array,
     scalar_dtype,
+    values_array,
 )
 from ._piece import Piece, PieceMask, Write, accumulated, ewise, write
 from ._vector_views import VectorElement, VectorExtract, one_position, positions_of
@@ -129,7 +131,7 @@ class Vector(Container):
             idx = index_array(indices)
             if size is None and not idx.size and not distributed:
                 raise InvalidValue("No indices provided. Unable to infer size.")
-            vals = np.asarray(values)
+            vals = values_array(values, dtype)
             if vals.ndim and len(vals) != idx.size:
                 raise LengthMismatch(f"`indices` and `values` lengths must match: {idx.size} "
                                      f"!= {len(vals)}")
@@ -249,7 +251,7 @@ class Vector(Container):
         if not isinstance(element, ScalarLike):
             raise ValueError("Bad index in Vector.get(...).  A single index should be given, "
                              "and the result will be a Python scalar.")
-        value = element.value
+        value = element.new().value
         return default if value is None else value
 
     @classmethod
@@ -501,19 +503,12 @@ class Vector(Container):
                                 out_type, self._size, compute, self.grid, rebind=rebind)
 
     def __matmul__(self, other):
-        """``v @ A`` (``vxm``) or ``v @ w`` (the inner product), over plus_times."""
-        if isinstance(other, (Vector, VectorAutoMethods)):
-            return self.inner(other)
-        if not hasattr(other, "_vxm_expr"):
-            raise TypeError(f"Bad type for argument `right` in Vector.__matmul__(...): "
-                            f"expected a Vector or a Matrix, got {type(other).__name__}")
-        return self.vxm(other, semiring.plus_times)
+        """``v @ A`` (``vxm``) or ``v @ w`` (the inner product), lazy: over plus_times, or
+        ``semiring.min_plus(v @ A)``."""
+        return matmul(self, other)
 
     def __rmatmul__(self, other):
-        if not hasattr(other, "mxv"):
-            raise TypeError(f"Bad type for argument `left` in Vector.__rmatmul__(...): "
-                            f"expected a Matrix, got {type(other).__name__}")
-        return other.mxv(self, semiring.plus_times)
+        return matmul(other, self)
 
     # ---- apply, select ----
     def apply(self, op, right=None, *, left=None):
@@ -521,8 +516,7 @@ class Vector(Container):
         op f(x, i, 0, thunk) to every entry."""
         op = as_op(op, "unary", "indexunary", "binary")
         a = self
-        right = getattr(right, "value", right)
-        left = getattr(left, "value", left)
+        right, left = bound_value(right, "right"), bound_value(left, "left")
         out_type, values_of = apply_values(op, self.dtype, right, left)
 
         def compute(mask, opts):
@@ -535,10 +529,19 @@ class Vector(Container):
                                 self.grid)
 
     def select(self, op, thunk=None):
-        """Keep the entries where the select op (value or index predicate) is True."""
+        """Keep the entries where the select op (value or index predicate) is True, or where
+        a mask allows (``v.select(w.S)``, ``v.select(v > 2)``: a BOOL object's values)."""
+        keep = select_mask(op, thunk, self)
+        if keep is not None:
+            a = self
+
+            def compute(mask, opts):
+                return a._piece.select(keep.local().allows(a._piece.entries()[0]))
+
+            return VectorExpression("select", (self, keep), self.dtype, self._size, compute,
+                                    self.grid)
         op = as_op(op, "select")
-        thunk = getattr(thunk, "value", thunk)
-        thunk = 0 if thunk is None else thunk
+        thunk = select_thunk(thunk)
         check_domain(op, self.dtype, scalar_dtype(thunk))
         a = self
 

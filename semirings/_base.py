@@ -405,6 +405,11 @@ class IndexUnaryOp(Operator):
         if select:
             self.kind = "select"
 
+    def __call__(self, operand, thunk=None, **kwargs):
+        """``indexunary.rowindex(A, 1)``, ``select.tril(A, thunk=1)``: ``apply`` (``select``
+        for a select op) with the thunk."""
+        return super().__call__(operand, *(() if thunk is None else (thunk,)), **kwargs)
+
     def input_type(self, dtype):
         return self.type if self.type is not None else lookup_dtype(dtype)
 

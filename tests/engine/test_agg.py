@@ -211,3 +211,21 @@ def test_typed_and_called():
         with pytest.raises(ValueError, match="rowwise"):
             L.agg.sum(v, rowwise=True)
     assert got[0] == got[1]
+
+
+def test_composite_aggregators_made_by_the_user():
+    """``Aggregator(name, composite=[...], finalize=..., types=[...])``, python-graphblas's way
+    to make an aggregator of others: over a Vector, an empty one, and a Matrix's rows."""
+    got = []
+    for L in (gb, G):
+        silly = L.agg.Aggregator("silly", composite=[L.agg.varp, L.agg.stdp],
+                                 finalize=lambda x, y, opts, L=L: L.binary.times(x & y),
+                                 types=[L.agg.varp])
+        v = L.Vector.from_coo([0, 1, 3, 4], [1, 1, 2, 0], size=5)
+        A = L.Matrix.from_coo([0, 1, 1, 2], [0, 0, 2, 1], [1, 2, 5, 3], nrows=4)
+        rows = A.reduce_rowwise(silly).new()
+        got.append([v.reduce(silly).new().value, L.Vector(int, 5).reduce(silly).new().value,
+                    rows.to_coo()[0].tolist(), rows.to_coo()[1].tolist(), str(rows.dtype)])
+    assert got[0] == got[1]
+    with pytest.raises(TypeError, match="composite"):
+        gb.agg.Aggregator("half", composite=[gb.agg.sum])

@@ -23,7 +23,6 @@ from gblas2d.exceptions import (
     DomainMismatch,
     IndexOutOfBound,
     InvalidValue,
-    NotImplementedException,
 )
 
 N = 24
@@ -489,12 +488,12 @@ def test_option_values_are_checked(out, A):
     assert A.mxv(out, semiring.plus_times).new(direction="push", exchange="sparse").isequal(ref)
 
 
-def test_input_mask_is_refused_with_the_alternative(out):
+def test_input_mask_is_for_extracts_only(out):
     snap = snapshot(out)
-    with pytest.raises(NotImplementedException) as exc:
+    with pytest.raises(TypeError) as exc:
         out(input_mask=out.S) << out
-    assert_agreed(exc, NotImplementedException)
-    assert "dup(mask=" in str(exc.value)
+    assert_agreed(exc, TypeError)
+    assert "only be used for extract" in str(exc.value)
     assert_unchanged(out, snap)
 
 
