@@ -2,11 +2,20 @@
 expr`` syntax, the element-wise methods, ``index in obj``, and calling an op on them; the
 Python operators (``u + v``, ``v == 1``, ``v += 2``) come from ``_infix.py``.
 
-A subclass supplies the operations themselves: ``_ewise`` (an element-wise expression of two
-operands of its kind), ``apply``, ``select``, ``_check_mask`` (is this mask's shape the
-output's?), ``_update`` (the collective write of an expression, object or scalar),
-``_assign`` (``w[index] << value``) and ``_local_entries`` (this rank's sorted keys and
-values). ``Updater``, what ``w(...)`` returns, calls those hooks.
+``apply``, ``select`` and the reduction to one value are written here once: each checks its
+arguments (at once, alike on every rank) and makes a lazy expression whose compute step reads
+this rank's part through the hooks below.
+
+A subclass supplies:
+- ``_local_part()``: this rank's Piece or Block (``with_values`` and ``select`` take arrays
+  aligned with its entries);
+- ``_local_values()``: its entries' values; ``_local_entries()``: their sorted local keys and
+  values; ``_entry_positions()``: their global (rows, columns), a Vector's columns 0;
+- ``_lazy(method, args, dtype, compute, symmetric=False)``: its kind of lazy expression;
+- ``_ewise`` (an element-wise expression of two operands of its kind), ``_check_mask`` (is
+  this mask's shape the output's?), ``_update`` (the collective write of an expression, object
+  or scalar) and ``_assign`` (``w[index] << value``). ``Updater``, what ``w(...)`` returns,
+  calls those.
 """
 
 import numbers
@@ -15,12 +24,15 @@ import numpy as np
 
 from ._expr import (
     Mask,
+    ScalarExpression,
     as_mask,
+    as_op,
     check_domain,
     check_grids,
     check_options,
     input_mask_of,
     parse_call,
+    select_mask,
 )
 from ._infix import Infix, InPlace, ScalarLike
 from ._inputs import scalar_dtype
@@ -75,6 +87,72 @@ class Container(InPlace):
         return self._ewise(other, op, "union", "ewise_union",
                            getattr(left_default, "value", left_default),
                            getattr(right_default, "value", right_default))
+
+    # ---- apply, select, reduce to one value: written once, over this rank's part ----
+    def apply(self, op, right=None, *, left=None):
+        """f(x) of every entry: a unary op, a binary op with a bound scalar (``right=`` or
+        ``left=``), or an index-unary op f(x, row, col, thunk) (a Vector's col is 0)."""
+        op = as_op(op, "unary", "indexunary", "binary")
+        positional = op.kind in ("indexunary", "select") and op.reads_positions
+        right, left = bound_value(right, "right"), bound_value(left, "left")
+        out_type, values_of = apply_values(op, self.dtype, right, left)
+        a = self
+
+        def compute(mask, opts):
+            rows, cols = a._entry_positions() if positional else (None, None)
+            values = np.asarray(values_of(a._local_values(), rows, cols))
+            # The structure is unchanged: the new part shares it.
+            return a._local_part().with_values(values.astype(out_type.np_type, copy=False))
+
+        return self._lazy("apply", (self, op, left, right), out_type, compute,
+                          symmetric=not positional and not getattr(op, "index_aware", False))
+
+    def select(self, op, thunk=None):
+        """Keep the entries where the select op (a value or position predicate) is True, or
+        where a mask allows (``v.select(w.S)``, ``A.select(A > 2)``: a BOOL object's
+        values)."""
+        a = self
+        keep = select_mask(op, thunk, self)
+        if keep is not None:
+            def by_mask(mask, opts):
+                return a._local_part().select(keep.on_rank().allows(a._local_entries()[0]))
+
+            return self._lazy("select", (self, keep), self.dtype, by_mask)
+        op = as_op(op, "select")
+        thunk = select_thunk(thunk)
+        check_domain(op, self.dtype, scalar_dtype(thunk))
+
+        def compute(mask, opts):
+            if not op.reads_positions:
+                return a._select_values(op, thunk)
+            keep = op.evaluate(a._local_values(), *a._entry_positions(), thunk)
+            return a._local_part().select(np.asarray(keep).astype(bool, copy=False))
+
+        # A value test, or the main diagonal or what is off it, keeps an entry with its mirror.
+        mirrored = not op.reads_positions or (op.name in ("diag", "offdiag") and thunk == 0)
+        return self._lazy("select", (self, op, thunk), self.dtype, compute, symmetric=mirrored)
+
+    def _select_values(self, op, thunk):
+        """This rank's part, kept where the value test ``op`` holds."""
+        keep = op.evaluate(self._local_values(), None, None, thunk)
+        return self._local_part().select(np.asarray(keep).astype(bool, copy=False))
+
+    def _reduce_all(self, op, method, allow_empty):
+        """(+) of every entry, a Scalar expression: each rank folds its part, the ranks'
+        folds are gathered and folded again."""
+        mon = as_op(op, "monoid")
+        out_type = check_domain(mon, self.dtype)
+        a = self
+
+        def compute():
+            values = a._local_values()
+            local = mon.reduce(values, a.dtype) if len(values) else None
+            folds = [p for p in a.grid.comm.allgather_object(local) if p is not None]
+            if not folds:
+                return None if allow_empty else mon.identity_of(out_type)
+            return mon.reduce(np.array(folds, dtype=out_type.np_type))
+
+        return ScalarExpression(method, (self, mon), out_type, compute, self.grid)
 
     # ---- comparison ----
     @collective

@@ -66,6 +66,11 @@ class Mask:
         """This rank's part of a Matrix mask, aligned with the output's block."""
         return BlockMask(self.parent.block, self.structure, self.complement)
 
+    def on_rank(self):
+        """This rank's part of the mask: ``local()`` of a Vector's, ``block_mask()`` of a
+        Matrix's; either ``allows`` the keys of its container's ``_local_entries``."""
+        return self.local() if len(self.parent.shape) == 1 else self.block_mask()
+
 
 def parse_call(args, mask, accum, replace_flag):
     """Sort positional ``w(...)`` arguments by type: a Mask, an accumulator op, ``replace``

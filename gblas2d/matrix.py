@@ -13,16 +13,14 @@ from . import _build, _formats, _products, _shape, backends
 from . import _redistribute as redist
 from ._automethods import computed
 from ._block import Block
-from ._container import Container, apply_values, bound_value, select_thunk
+from ._container import Container
 from ._expr import (
     MatrixExpression,
-    ScalarExpression,
     VectorExpression,
     as_op,
     check_domain,
     check_size,
     ewise_input_types,
-    select_mask,
 )
 from ._indexing import EMPTY, assign
 from ._infix import ScalarLike, matmul
@@ -388,8 +386,23 @@ class Matrix(Container):
         out[r.astype(np.int64), c.astype(np.int64)] = v
         return out
 
+    # ---- the hooks of Container's operations (``_container.py``) ----
     def _local_entries(self):
         return self._block.keys(), self._block.values
+
+    def _local_part(self):
+        return self._block
+
+    def _local_values(self):
+        return self._block.values
+
+    def _entry_positions(self):
+        b = self._block
+        return b.rows + self._row_lo, b.cols + self._col_lo
+
+    def _lazy(self, method, args, dtype, compute, symmetric=False):
+        return MatrixExpression(method, args, dtype, self._nrows, self._ncols, compute,
+                                self.grid, symmetric=self._symmetric and symmetric)
 
     # ---- assignment ----
     def _check_mask(self, mask):
@@ -555,56 +568,8 @@ class Matrix(Container):
     def __rmatmul__(self, other):
         return matmul(other, self)
 
-    # ---- apply, select ----
-    def apply(self, op, right=None, *, left=None):
-        """f(x); binary op with a bound scalar; index-unary f(x, row, col, thunk)."""
-        op = as_op(op, "unary", "indexunary", "binary")
-        positional = op.kind in ("indexunary", "select") and op.reads_positions
-        right, left = bound_value(right, "right"), bound_value(left, "left")
-        out_type, values_of = apply_values(op, self.dtype, right, left)
-        a = self
-
-        def compute(mask, opts):
-            b = a._block
-            r, c = (b.rows + a._row_lo, b.cols + a._col_lo) if positional else (None, None)
-            # The structure is unchanged: the new block shares it.
-            return b.with_values(values_of(b.values, r, c).astype(out_type.np_type, copy=False))
-
-        return MatrixExpression("apply", (self, op, left, right), out_type, self._nrows,
-                                self._ncols,
-                                compute, self.grid, symmetric=self._symmetric and not positional
-                                and not getattr(op, "index_aware", False))
-
-    def select(self, op, thunk=None):
-        """Keep the entries where the select op (value or position predicate) is True, or
-        where a mask allows (``A.select(M.S)``, ``A.select(A > 2)``: a BOOL object's values)."""
-        keep = select_mask(op, thunk, self)
-        if keep is not None:
-            a = self
-
-            def compute(mask, opts):
-                b = a._block
-                return b.select(keep.block_mask().allows(b.keys()))
-
-            return MatrixExpression("select", (self, keep), self.dtype, self._nrows,
-                                    self._ncols, compute, self.grid)
-        op = as_op(op, "select")
-        thunk = select_thunk(thunk)
-        check_domain(op, self.dtype, scalar_dtype(thunk))
-        a = self
-
-        def compute(mask, opts):
-            b = a._block
-            if not op.reads_positions:
-                return backends.get().select_values(b, op, thunk)
-            r, c = b.rows + a._row_lo, b.cols + a._col_lo
-            return b.select(op.evaluate(b.values, r, c, thunk).astype(bool, copy=False))
-
-        # A value test, or the main diagonal or what is off it, keeps an entry with its mirror.
-        mirrored = not op.reads_positions or (op.name in ("diag", "offdiag") and thunk == 0)
-        return MatrixExpression("select", (self, op, thunk), self.dtype, self._nrows,
-                                self._ncols,
-                                compute, self.grid, symmetric=self._symmetric and mirrored)
+    def _select_values(self, op, thunk):
+        return backends.get().select_values(self._block, op, thunk)
 
     # ---- reductions ----
     def _reduce_axis(self, op, axis):
@@ -648,18 +613,7 @@ class Matrix(Container):
         """Collective when computed. (+) of every entry, as a Scalar expression."""
         if isinstance(op, Aggregator):
             return op.reduce(self, "reduce_scalar", allow_empty=allow_empty)
-        mon = as_op(op, "monoid")
-        out_type = check_domain(mon, self.dtype)
-        a = self
-
-        def compute():
-            local = mon.reduce(a._block.values, a.dtype) if a._block.nvals else None
-            vals = [p for p in a.grid.comm.allgather_object(local) if p is not None]
-            if not vals:
-                return None if allow_empty else mon.identity_of(out_type)
-            return mon.reduce(np.array(vals, dtype=out_type.np_type))
-
-        return ScalarExpression("reduce_scalar", (self, mon), out_type, compute, self.grid)
+        return self._reduce_all(op, "reduce_scalar", allow_empty)
 
     # ---- products ----
     def mxv(self, other, op=semiring.plus_times):

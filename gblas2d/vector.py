@@ -13,7 +13,7 @@ import numpy as np
 from . import _build, _shape
 from . import _redistribute as redist
 from ._automethods import computed
-from ._container import Container, apply_values, bound_value, select_thunk
+from ._container import Container
 from ._expr import (
     MatrixExpression,
     ScalarExpression,
@@ -22,7 +22,6 @@ from ._expr import (
     check_domain,
     check_size,
     ewise_input_types,
-    select_mask,
 )
 from ._infix import ScalarLike, matmul
 from ._inputs import (
@@ -313,8 +312,23 @@ class Vector(Container):
         local[idx] = vals
         return np.concatenate(self.grid.comm.allgatherv(local))
 
+    # ---- the hooks of Container's operations (``_container.py``) ----
     def _local_entries(self):
         return self._piece.entries()
+
+    def _local_part(self):
+        return self._piece
+
+    def _local_values(self):
+        return self._piece.entries()[1]
+
+    def _entry_positions(self):
+        idx = self._piece.entries()[0]
+        return idx + self._lo, np.zeros_like(idx)
+
+    def _lazy(self, method, args, dtype, compute, symmetric=False):
+        # a Vector has no symmetry to keep
+        return VectorExpression(method, args, dtype, self._size, compute, self.grid)
 
     # ---- assignment ----
     def _check_mask(self, mask):
@@ -510,70 +524,13 @@ class Vector(Container):
     def __rmatmul__(self, other):
         return matmul(other, self)
 
-    # ---- apply, select ----
-    def apply(self, op, right=None, *, left=None):
-        """Apply f(x), a binary op with a bound scalar (``right=``/``left=``), or an index-unary
-        op f(x, i, 0, thunk) to every entry."""
-        op = as_op(op, "unary", "indexunary", "binary")
-        a = self
-        right, left = bound_value(right, "right"), bound_value(left, "left")
-        out_type, values_of = apply_values(op, self.dtype, right, left)
-
-        def compute(mask, opts):
-            idx, vals = a._piece.entries()
-            return a._piece.with_values(
-                np.asarray(values_of(vals, idx + a._lo, np.zeros_like(idx))).astype(
-                    out_type.np_type, copy=False))
-
-        return VectorExpression("apply", (self, op, left, right), out_type, self._size, compute,
-                                self.grid)
-
-    def select(self, op, thunk=None):
-        """Keep the entries where the select op (value or index predicate) is True, or where
-        a mask allows (``v.select(w.S)``, ``v.select(v > 2)``: a BOOL object's values)."""
-        keep = select_mask(op, thunk, self)
-        if keep is not None:
-            a = self
-
-            def compute(mask, opts):
-                return a._piece.select(keep.local().allows(a._piece.entries()[0]))
-
-            return VectorExpression("select", (self, keep), self.dtype, self._size, compute,
-                                    self.grid)
-        op = as_op(op, "select")
-        thunk = select_thunk(thunk)
-        check_domain(op, self.dtype, scalar_dtype(thunk))
-        a = self
-
-        def compute(mask, opts):
-            idx, vals = a._piece.entries()
-            keep = op.evaluate(vals, idx + a._lo, np.zeros_like(idx), thunk)
-            return a._piece.select(np.asarray(keep).astype(bool))
-
-        return VectorExpression("select", (self, op, thunk), self.dtype, self._size, compute,
-                                self.grid)
-
     # ---- reductions ----
     def reduce(self, op=monoid.plus, *, allow_empty=True):
         """Reduce all entries with a monoid (or an aggregator, ``gb.agg``) to a Scalar
         expression."""
         if isinstance(op, Aggregator):
             return op.reduce(self, "reduce", allow_empty=allow_empty)
-        mon = as_op(op, "monoid")
-        out_type = check_domain(mon, self.dtype)
-        a = self
-
-        def compute():
-            vals = a._piece.entries()[1]
-            local = mon.reduce(vals, a.dtype) if len(vals) else None
-            vals = [p for p in a.grid.comm.allgather_object(local) if p is not None]
-            if not vals:
-                if allow_empty:
-                    return None
-                return mon.identity_of(out_type)
-            return mon.reduce(np.array(vals, dtype=out_type.np_type))
-
-        return ScalarExpression("reduce", (self, mon), out_type, compute, self.grid)
+        return self._reduce_all(op, "reduce", allow_empty)
 
     # ---- matrix products ----
     def vxm(self, other, op=semiring.plus_times):
