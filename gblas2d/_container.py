@@ -22,6 +22,8 @@ import numbers
 
 import numpy as np
 
+from . import _shape
+from ._automethods import computed
 from ._expr import (
     Mask,
     ScalarExpression,
@@ -30,13 +32,14 @@ from ._expr import (
     check_domain,
     check_grids,
     check_options,
+    ewise_input_types,
     input_mask_of,
     parse_call,
     select_mask,
 )
 from ._infix import Infix, InPlace, ScalarLike
 from ._inputs import scalar_dtype
-from .exceptions import EmptyObject
+from .exceptions import DimensionMismatch, EmptyObject
 from .grid import collective
 from .semirings import binary, monoid
 
@@ -45,6 +48,8 @@ __all__ = ["Container", "Updater", "apply_values"]
 
 class Container(InPlace):
     """Base of Matrix and Vector (see the module docstring)."""
+
+    _symmetric = False  # set on a Matrix known to equal its transpose
 
     @property
     def S(self):
@@ -87,6 +92,43 @@ class Container(InPlace):
         return self._ewise(other, op, "union", "ewise_union",
                            getattr(left_default, "value", left_default),
                            getattr(right_default, "value", right_default))
+
+    # ---- element-wise: the checks once, the local op per kind (``_ewise_local``) ----
+    def _ewise(self, other, op, kind, method, left_default=None, right_default=None):
+        other = computed(other)
+        if isinstance(other, Infix) and not isinstance(other, Container) and \
+                other._infix_operand is not None:  # None: a lazy scalar, refused below
+            other = other._infix_operand()  # A.T, formed first (collective)
+        if isinstance(other, Container) and len(other.shape) != len(self.shape):
+            matrix, vector = (self, other) if len(self.shape) == 2 else (other, self)
+            return _shape.broadcast(matrix, vector, op, kind, method,
+                                    (left_default, right_default), v_first=vector is self)
+        if type(other) is not type(self):
+            raise TypeError(f"{method} expects a {type(self).__name__}, got "
+                            f"{type(other).__name__}")
+        if other.shape != self.shape:
+            name = type(self).__name__
+            what = "size" if len(self.shape) == 1 else "shape"
+            mine, theirs = (self.shape, other.shape) if what == "shape" else \
+                (self.shape[0], other.shape[0])
+            raise DimensionMismatch(f"{name}.{what} (={theirs}) must equal {name}.{what} "
+                                    f"(={mine}) in {method}")
+        binop = as_op(op, "binary")
+        defaults = (left_default, right_default)
+        in_types = ewise_input_types(kind, self.dtype, other.dtype, *defaults)
+        out_type = check_domain(binop, *in_types)
+        types = (in_types[0].np_type, in_types[1].np_type)
+        a, b = self, other
+
+        def compute(mask, opts):
+            return a._ewise_local(b, binop, kind, types, out_type, defaults)
+
+        def rebind(new_op):
+            return a._ewise(b, new_op, kind, method, *defaults)
+
+        # op(A, B) at (i, j) and at (j, i) read the same two values when A and B are symmetric.
+        return self._lazy(method, (self, other, binop, *defaults), out_type, compute,
+                          symmetric=other._symmetric and not binop.index_aware, rebind=rebind)
 
     # ---- apply, select, reduce to one value: written once, over this rank's part ----
     def apply(self, op, right=None, *, left=None):

@@ -20,7 +20,6 @@ from ._expr import (
     as_op,
     check_domain,
     check_size,
-    ewise_input_types,
 )
 from ._indexing import EMPTY, assign
 from ._infix import ScalarLike, matmul
@@ -400,9 +399,9 @@ class Matrix(Container):
         b = self._block
         return b.rows + self._row_lo, b.cols + self._col_lo
 
-    def _lazy(self, method, args, dtype, compute, symmetric=False):
+    def _lazy(self, method, args, dtype, compute, *, symmetric=False, rebind=None):
         return MatrixExpression(method, args, dtype, self._nrows, self._ncols, compute,
-                                self.grid, symmetric=self._symmetric and symmetric)
+                                self.grid, rebind=rebind, symmetric=self._symmetric and symmetric)
 
     # ---- assignment ----
     def _check_mask(self, mask):
@@ -522,43 +521,15 @@ class Matrix(Container):
         return zip(rows.flat, columns.flat, strict=True)
 
     # ---- element-wise ----
-    def _ewise(self, other, op, kind, method, left_default=None, right_default=None):
-        other = computed(other)
-        if isinstance(other, TransposedMatrix):
-            other = other.new()
-        if isinstance(other, Vector):
-            return _shape.broadcast(self, other, op, kind, method, (left_default, right_default),
-                                    v_first=False)
-        if not isinstance(other, Matrix):
-            raise TypeError(f"{method} expects a Matrix, got {type(other).__name__}")
-        if other.shape != self.shape:
-            raise DimensionMismatch(f"Matrix.shape (={other.shape}) must equal Matrix.shape "
-                                    f"(={self.shape}) in {method}")
-        binop = as_op(op, "binary")
-        in_types = ewise_input_types(kind, self.dtype, other.dtype, left_default, right_default)
-        out_type = check_domain(binop, *in_types)
-        a, b = self, other
-
-        def compute(mask, opts):
-            types = (in_types[0].np_type, in_types[1].np_type)
-            if binop.index_aware:
-                return _positional_ewise(a, b, binop, kind, types, (left_default, right_default),
-                                         out_type)
-            if a._block.shares_structure(b._block):
-                # Every entry is in both (S = A + A^T of a symmetric A): the op runs over the
-                # values alone, on the shared structure, for any kind.
-                return _paired_values(a._block, b._block, binop, in_types, out_type)
-            return backends.get().ewise_block(a._block, b._block, binop, kind, types,
-                                              out_type.np_type, (left_default, right_default))
-
-        def rebind(new_op):
-            return a._ewise(b, new_op, kind, method, left_default, right_default)
-
-        # op(A, B) at (i, j) and at (j, i) read the same two values when A and B are symmetric.
-        symmetric = self._symmetric and other._symmetric and not binop.index_aware
-        return MatrixExpression(method, (self, other, binop, left_default, right_default),
-                                out_type, self._nrows, self._ncols,
-                                compute, self.grid, rebind=rebind, symmetric=symmetric)
+    def _ewise_local(self, other, binop, kind, types, out_type, defaults):
+        a, b = self._block, other._block
+        if binop.index_aware:
+            return _positional_ewise(self, other, binop, kind, types, defaults, out_type)
+        if a.shares_structure(b):
+            # Every entry is in both (S = A + A^T of a symmetric A): the op runs over the
+            # values alone, on the shared structure, for any kind.
+            return _paired_values(a, b, binop, types, out_type)
+        return backends.get().ewise_block(a, b, binop, kind, types, out_type.np_type, defaults)
 
     def __matmul__(self, other):
         """``A @ v`` (``mxv``) or ``A @ B`` (``mxm``), lazy: over plus_times, or
@@ -740,15 +711,14 @@ def _keeps(op, value):
         return bool(np.all(op.evaluate(value, value) == value))
 
 
-def _paired_values(a, b, binop, in_types, out_type):
+def _paired_values(a, b, binop, types, out_type):
     """``op(a, b)`` of two blocks with one structure, as a block on that structure. Two iso
     blocks give an iso block: the op runs once."""
     if a.is_iso and b.is_iso:
-        one = binop.evaluate(a.values[:1].astype(in_types[0].np_type),
-                             b.values[:1].astype(in_types[1].np_type))
+        one = binop.evaluate(a.values[:1].astype(types[0]), b.values[:1].astype(types[1]))
         return a.with_values(np.broadcast_to(one.astype(out_type.np_type), a.values.shape))
-    values = binop.evaluate(a.values.astype(in_types[0].np_type, copy=False),
-                            b.values.astype(in_types[1].np_type, copy=False))
+    values = binop.evaluate(a.values.astype(types[0], copy=False),
+                            b.values.astype(types[1], copy=False))
     return a.with_values(values.astype(out_type.np_type, copy=False))
 
 

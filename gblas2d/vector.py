@@ -21,7 +21,6 @@ from ._expr import (
     as_op,
     check_domain,
     check_size,
-    ewise_input_types,
 )
 from ._infix import ScalarLike, matmul
 from ._inputs import (
@@ -326,9 +325,10 @@ class Vector(Container):
         idx = self._piece.entries()[0]
         return idx + self._lo, np.zeros_like(idx)
 
-    def _lazy(self, method, args, dtype, compute, symmetric=False):
+    def _lazy(self, method, args, dtype, compute, *, symmetric=False, rebind=None):
         # a Vector has no symmetry to keep
-        return VectorExpression(method, args, dtype, self._size, compute, self.grid)
+        return VectorExpression(method, args, dtype, self._size, compute, self.grid,
+                                rebind=rebind)
 
     # ---- assignment ----
     def _check_mask(self, mask):
@@ -475,46 +475,22 @@ class Vector(Container):
         return write(c, z, m, None, replace)
 
     # ---- element-wise ----
-    def _ewise(self, other, op, kind, method, left_default=None, right_default=None):
-        other = computed(other)
-        if hasattr(other, "_materialize_expr"):
-            other = other.new()  # A.T, formed first (collective)
-        if hasattr(other, "local_block"):
-            return _shape.broadcast(other, self, op, kind, method, (left_default, right_default),
-                                    v_first=True)
-        if not isinstance(other, Vector):
-            raise TypeError(f"{method} expects a Vector, got {type(other).__name__}")
-        check_size(method, other.size, self._size, "Vector.size", "Vector.size")
-        binop = as_op(op, "binary")
-        in_types = ewise_input_types(kind, self.dtype, other.dtype, left_default, right_default)
-        out_type = check_domain(binop, *in_types)
-        a, b = self, other
-
-        def compute(mask, opts):
-            types = (in_types[0].np_type, in_types[1].np_type)
-            if binop.index_aware:
-                # A positional op's value is where the entry sits (row i, column 0), the same
-                # for both operands; where one operand alone has an entry, ewise_add keeps its
-                # value (cast), as GraphBLAS does.
-                defaults = (left_default, right_default)
-                piece = ewise(a._piece, b._piece, binary.first, kind, types, out_type.np_type,
-                              defaults)
-                idx, values = piece.entries()
-                both = idx if kind != "add" else ewise(
-                    a._piece, b._piece, binary.first, "mult", types, types[0]).entries()[0]
-                zeros = np.zeros(len(both), dtype=np.int64)
-                values = values.astype(out_type.np_type)
-                values[np.searchsorted(idx, both)] = binop.evaluate(
-                    zeros, zeros, both + a._lo, zeros, both + a._lo, zeros)
-                return piece.with_values(values)
-            return ewise(a._piece, b._piece, binop, kind, types, out_type.np_type,
-                         (left_default, right_default))
-
-        def rebind(new_op):
-            return a._ewise(b, new_op, kind, method, left_default, right_default)
-
-        return VectorExpression(method, (self, other, binop, left_default, right_default),
-                                out_type, self._size, compute, self.grid, rebind=rebind)
+    def _ewise_local(self, other, binop, kind, types, out_type, defaults):
+        a, b = self._piece, other._piece
+        if binop.index_aware:
+            # A positional op's value is where the entry sits (row i, column 0), the same for
+            # both operands; where one operand alone has an entry, ewise_add keeps its value
+            # (cast), as GraphBLAS does.
+            piece = ewise(a, b, binary.first, kind, types, out_type.np_type, defaults)
+            idx, values = piece.entries()
+            both = idx if kind != "add" else ewise(
+                a, b, binary.first, "mult", types, types[0]).entries()[0]
+            zeros = np.zeros(len(both), dtype=np.int64)
+            values = values.astype(out_type.np_type)
+            values[np.searchsorted(idx, both)] = binop.evaluate(
+                zeros, zeros, both + self._lo, zeros, both + self._lo, zeros)
+            return piece.with_values(values)
+        return ewise(a, b, binop, kind, types, out_type.np_type, defaults)
 
     def __matmul__(self, other):
         """``v @ A`` (``vxm``) or ``v @ w`` (the inner product), lazy: over plus_times, or

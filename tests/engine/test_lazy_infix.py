@@ -71,7 +71,9 @@ PAIRS = ["L.monoid.plus(v | u).new()", "L.binary.minus(v | u, left_default=0, "
          "(b & b).nvals", "(v | u).new()", "v.ewise_add(u & v)", "v | A", "A | v[:6].new()",
          "L.binary.plus(v | A).new()", "L.binary.plus(s | t | 0).new()",
          "L.monoid.max(1 | s).new()", "L.binary.times(s & 3).new()", "(s | t).new()",
-         "s | v"]
+         "s | v", "v.ewise_add(A[0, 1])", "v.ewise_mult(s)", "A.ewise_add(A.T).new()",
+         "v.ewise_mult(A[0, :]).new()", "A.ewise_union(v, L.binary.minus, 0, 0).new()",
+         "A.ewise_add(L.Matrix(int, 7, 6))", "v.ewise_add(L.Vector(int, 6))"]
 
 
 @pytest.mark.parametrize("text", PAIRS)
