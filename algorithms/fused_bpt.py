@@ -70,6 +70,9 @@ class BPTResult(NamedTuple):
     levels: int
 
 
+_CHUNK = 1 << 15  # elements of live_bits drawn at a time: ~3 MiB of working arrays
+
+
 def _mix(z):
     # splitmix64's finalizer: a bijection of uint64 whose output bits look independent.
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -85,7 +88,22 @@ def live_bits(threshold, u, v, word, seed, wanted=_ALL):
     depend on which others are wanted. The uniforms are compared bit slice by bit slice, most
     significant first, and an element drops out once its wanted bits are all decided (each
     slice decides half of them), so a few wanted bits cost a few slices.
+
+    Each element's bits depend on its own arguments alone, so long arrays are drawn a chunk at
+    a time: the dozen working arrays take a chunk's size, not the product's.
     """
+    args = [np.asarray(a) for a in (threshold, u, v, word, wanted)]
+    shape = np.broadcast_shapes(*(a.shape for a in args))
+    if not shape or shape[0] <= _CHUNK:
+        return _live_bits(*args, seed)
+    out = np.empty(shape, dtype=np.uint64)
+    for lo in range(0, shape[0], _CHUNK):
+        out[lo:lo + _CHUNK] = _live_bits(*(a[lo:lo + _CHUNK] if a.ndim else a for a in args),
+                                         seed)
+    return out
+
+
+def _live_bits(threshold, u, v, word, wanted, seed):
     with np.errstate(over="ignore"):
         threshold, u, v, word, wanted = np.broadcast_arrays(
             np.asarray(threshold, dtype=np.uint64), np.asarray(u).astype(np.uint64),

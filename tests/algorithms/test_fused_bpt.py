@@ -159,6 +159,21 @@ def test_live_bits_have_the_probability():
     assert not np.array_equal(other, live_bits(np.full(n, np.uint64(2**31)), u, v, 3, 42))
 
 
+def test_live_bits_of_an_edge_do_not_depend_on_the_others():
+    # Long arrays are drawn a chunk at a time: each element's word is the one it has alone,
+    # whatever its neighbours, its place in the array and the chunk it falls in.
+    n = 100_003
+    rng = np.random.default_rng(7)
+    t = rng.integers(0, 2**32, n, dtype=np.uint64)
+    u, v, word = rng.integers(0, 10**6, n), rng.integers(0, 10**6, n), rng.integers(0, 9, n)
+    bits = live_bits(t, u, v, word, 11)
+    for at in [0, 5, 2**15 - 1, 2**15, 70_000, n - 1]:
+        one = slice(at, at + 1)
+        assert live_bits(t[one], u[one], v[one], word[one], 11) == bits[one]
+    back = slice(None, None, -1)
+    assert np.array_equal(live_bits(t[back], u[back], v[back], word[back], 11), bits[back])
+
+
 # ------------------------------------------------------------------ influence maximization
 
 

@@ -34,7 +34,8 @@ generic kernel materializes every (edge, frontier word) term, at the widest leve
 the 2e / P, as about a dozen 8-byte arrays (rows, columns, positions, both operands, the
 indices the multiply sees), and ``live_bits`` draws each term's 64 random bits with about as
 many more (uint64 copies of u, v and the word, the key, the threshold, the undecided and found
-bits, the current bit slice): some 200 B a term, about 25 x 16 B an entry. Triangle count (S,
+bits, the current bit slice), 32,768 terms at a time: about 20 x 16 B an entry here, the
+kernel's share growing with the graph and ``live_bits``' not. Triangle count (S,
 L, U and U' beside the masked product), label propagation (S and the vertex-by-label counts
 and their keys, up to an entry an edge each) and local clustering (E, S and the masked product
 T) hold a few matrices of the block's size at once; at 4 ranks the last two also hold what
