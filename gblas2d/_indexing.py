@@ -72,6 +72,11 @@ def _hits(ix, positions):
         t = np.flatnonzero((positions >= ix.start) & (positions < ix.stop))
         return t, positions[t] - ix.start
     ix = np.atleast_1d(ix)
+    if len(ix) > 1 and np.all(ix[1:] > ix[:-1]):
+        # increasing, so each position is named once at most: one search, no sort
+        at = np.minimum(np.searchsorted(ix, positions), len(ix) - 1)
+        t = np.flatnonzero(ix[at] == positions)
+        return t, at[t]
     order = np.argsort(ix, kind="stable")
     ordered = ix[order]
     lo = np.searchsorted(ordered, positions, "left")
@@ -85,7 +90,9 @@ def _local(ix, lo, n):
         first, last = max(ix.start, lo), min(ix.stop, lo + n)
         return np.arange(first - lo, max(last, first) - lo, dtype=np.int64)
     ix = np.atleast_1d(ix)
-    return np.unique(ix[(ix >= lo) & (ix < lo + n)]) - lo
+    mine = ix[(ix >= lo) & (ix < lo + n)]
+    increasing = len(mine) < 2 or np.all(mine[1:] > mine[:-1])
+    return (mine if increasing else np.unique(mine)) - lo
 
 
 def _member(positions, ix):
@@ -147,8 +154,9 @@ def _to_owner_keys(grid, nrows, ncols, rows, cols, vals):
     the sorted local keys and values this rank receives. Where an entry's place is named
     twice (an assign index with repeats) one of them stays."""
     keys, vals = redist.to_blocks(grid, nrows, ncols, rows, cols, vals)
-    order = np.argsort(keys, kind="stable")
-    keys, vals = keys[order], vals[order]
+    if not np.all(keys[1:] >= keys[:-1]):  # an extract by increasing indices comes sorted
+        order = np.argsort(keys, kind="stable")
+        keys, vals = keys[order], vals[order]
     last = np.append(keys[1:] != keys[:-1], True) if len(keys) else np.zeros(0, dtype=bool)
     return keys[last], vals[last]
 
@@ -190,8 +198,10 @@ def extract(a, rows, cols, *, transposed=False):
         positions = k if is_one(cols) else l
         idx, vals = redist.to_owners(grid, grid.owner(size, positions), positions, vals)
         lo, hi = grid.piece(size)
-        order = np.argsort(idx, kind="stable")
-        return Piece.from_entries(hi - lo, idx[order] - lo, vals[order], a.dtype.np_type)
+        if not np.all(idx[1:] >= idx[:-1]):
+            order = np.argsort(idx, kind="stable")
+            idx, vals = idx[order], vals[order]
+        return Piece.from_entries(hi - lo, idx - lo, vals, a.dtype.np_type)
 
     return VectorExpression("extract", (a, rows, cols), a.dtype, size, compute_vector, grid)
 
@@ -305,13 +315,18 @@ def assign(c, index, value, mask, accum, replace, *, submask=False):
             # Only the places the mask allows can change: T is the scalar there, not on the
             # whole region.
             m = mask.parent.block
-            at = _region(m, r_lo, c_lo, rows, cols)
-            t_keys = m.keys()[at] if mask.structure else m.keys()[at][m.values_at(at) != 0]
+            t_keys, at = _region_keys(m, r_lo, c_lo, rows, cols)
+            if not mask.structure:
+                t_keys = t_keys[m.values_at(at) != 0]
         else:
             r_local = _local(rows, r_lo, block.nrows)
             c_local = _local(cols, c_lo, block.ncols)
             t_keys = (r_local[:, None] * block.ncols + c_local[None, :]).reshape(-1)
         t_vals = np.full(len(t_keys), value, dtype=t_type.np_type)
+        if whole_c_mask and not mask.complement and not replace and accum is None:
+            written = _values_written(block, r_lo, c_lo, rows, cols, t_keys, value, dtype)
+            if written is not None:
+                return c._install(written)
     else:
         k, l, vals = _source_entries(value, rows, cols)
         t_keys, t_vals = _to_owner_keys(c.grid, c.nrows, c.ncols, _at(rows, k), _at(cols, l),
@@ -342,6 +357,26 @@ def assign(c, index, value, mask, accum, replace, *, submask=False):
     z_scope = _replaced(c_scope, _region(c_scope, r_lo, c_lo, rows, cols), z_region)
     return c._install(_replaced(block, in_scope,
                                 write_block(c_scope, z_scope, m, None, replace, dtype)))
+
+
+def _region_keys(block, r_lo, c_lo, rows, cols):
+    """The local keys (row * ncols + col, ascending) of the block's entries in rows x cols,
+    and their positions in its CSR: only the named rows are read."""
+    at, r, q = _walk(block.ptr, block.cols, rows, cols, r_lo, c_lo, block.nrows)
+    return (r - r_lo) * block.ncols + (q - c_lo), at
+
+
+def _values_written(block, r_lo, c_lo, rows, cols, keys, value, dtype):
+    """The block with ``value`` at ``keys`` (sorted, in rows x cols), when each is an entry:
+    no entry comes or goes (``C(C.S)[rows, cols] << s``), so the structure is kept and shared
+    and only the values are written. None when some key is not an entry."""
+    region, at = _region_keys(block, r_lo, c_lo, rows, cols)
+    pos = np.searchsorted(region, keys)
+    if len(keys) and (pos[-1] >= len(region) or not np.array_equal(region[pos], keys)):
+        return None
+    values = np.array(block.values, dtype=dtype)  # a writable copy, an iso block's expanded
+    values[at[pos]] = value
+    return block.with_values(values)
 
 
 def _flags(block, positions):

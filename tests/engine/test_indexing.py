@@ -106,6 +106,33 @@ def test_assign(form, seed):
 
 
 @given(seed=SEEDS)
+def test_masked_scalar_assign_within_the_structure(seed):
+    # C(M)[I, J] << s where M allows only entries of C: the values change in place, the
+    # structure is kept (and where M allows a place C lacks, the general path adds it).
+    rng = np.random.default_rng(seed)
+    C = rand_mat(rng, M, N, "INT64", 0.5)
+    rows, cols = index_of(rng, M, repeats=False), index_of(rng, N, repeats=False)
+    results = {}
+    for kind in ["S", "V", "sub", "other"]:
+        for L in (gb, G):
+            out = C.of(L).dup()
+            if kind == "sub":
+                mask = out.select(L.select.valuegt, 0).new().S
+            elif kind == "other":  # corners, which C may lack
+                mask = L.Matrix.from_coo([0, M - 1], [0, N - 1], [1, 1], nrows=M, ncols=N).S
+            else:
+                mask = getattr(out, kind)
+            out(mask)[rows, cols] << 7
+            results[L] = out
+        assert_same_matrix(results[gb], results[G], what=f"C({kind})[{rows}, {cols}] << 7")
+    iso = gb.Matrix.from_scalar(3, M, N)
+    iso(iso.S)[rows, cols] << 7
+    expected = G.Matrix.from_scalar(3, M, N)
+    expected(expected.S)[rows, cols] << 7
+    assert_same_matrix(iso, expected)
+
+
+@given(seed=SEEDS)
 def test_assign_transposed_and_delete(seed):
     rng = np.random.default_rng(seed)
     C = rand_mat(rng, M, N, "INT64", 0.5)
