@@ -305,6 +305,8 @@ def resized_block(A, nrows, ncols, row_offset=0, col_offset=0):
     entries inside the new shape, moved to their owners under it. With offsets, A(i, j) goes
     to (i + row_offset, j + col_offset) first (``reposition``)."""
     A.grid.comm.check_replicated("Matrix.resize", nrows, ncols, row_offset, col_offset)
+    if A.grid.nprocs == 1 and row_offset == col_offset == 0:
+        return _cropped(A.block, nrows, ncols)
     rows, cols, vals = A.block.global_coo(A.row_offset, A.col_offset)
     rows, cols = rows + row_offset, cols + col_offset
     keep = (rows >= 0) & (rows < nrows) & (cols >= 0) & (cols < ncols)
@@ -313,6 +315,16 @@ def resized_block(A, nrows, ncols, row_offset=0, col_offset=0):
     row_lo, row_hi = A.grid.row_block(nrows)
     col_lo, col_hi = A.grid.col_block(ncols)
     return Block.from_keys(row_hi - row_lo, col_hi - col_lo, keys, vals)
+
+
+def _cropped(b, nrows, ncols):
+    """The block b resized in place of the whole matrix (one rank): its first rows, cut to
+    ``ncols`` columns, read from the CSR without sorting anything."""
+    kept = min(nrows, b.nrows)
+    end = b.ptr[kept]
+    ptr = np.concatenate([b.ptr[:kept + 1], np.full(nrows - kept, end, dtype=b.ptr.dtype)])
+    top = Block(nrows, ncols, ptr, b.cols[:end], b.values_at(np.arange(end)))
+    return top if ncols >= b.ncols else top.select(top.cols < ncols)
 
 
 def resized_piece(v, size, offset=0):
