@@ -31,14 +31,11 @@ from ._automethods import MatrixAutoMethods, VectorAutoMethods
 from ._config import computes
 from .exceptions import DimensionMismatch, EmptyObject
 from .semirings import binary, semiring, unary
-from .semirings._base import BinaryOp
 from .semirings.dtypes import BOOL
+from .semirings.numpy_ops import mod as numpy_mod  # ``%``: python-graphblas's binary.numpy.mod
 
 __all__ = ["EwisePair", "InPlace", "Infix", "MatMul", "ScalarLike", "call_op", "ewise_pair",
            "matmul", "numpy_mod"]
-
-# ``%``: python-graphblas's binary.numpy.mod
-numpy_mod = BinaryOp("numpy.mod", np.mod)
 
 
 def _operand(obj):

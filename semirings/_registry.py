@@ -11,7 +11,14 @@ from .dtypes import lookup_dtype
 
 
 def lookup(namespace, kind, name):
-    """The op of ``kind`` called ``name`` in ``namespace`` (a module's ``vars``), or None."""
+    """The op of ``kind`` called ``name`` in ``namespace`` (a module's ``vars``), or None.
+
+    ``"numpy.<name>"`` is read from the module's numpy namespace (``binary.numpy.mod``), as
+    python-graphblas's strings read it, except for semirings, whose strings it refuses.
+    """
+    head, dot, attribute = name.partition(".")
+    if dot and head == "numpy" and kind != "semiring" and "numpy" in namespace:
+        return getattr(namespace["numpy"], attribute, None)
     op = namespace.get(name)
     if isinstance(op, Operator) and op.kind == kind:
         return op
@@ -50,6 +57,8 @@ def split_type(string, kind, example):
 
 def from_string(string, namespace, kind, symbols, example):
     """Parse ``string`` against ``namespace`` and the ``symbols`` table (``{"+": plus, ...}``).
+    As in python-graphblas, a name the module lacks is looked for in its numpy namespace
+    (``"true_divide"`` is ``binary.numpy.true_divide``).
 
     Raises
     ------
@@ -57,7 +66,8 @@ def from_string(string, namespace, kind, symbols, example):
         When no op of ``kind`` has that name or symbol, or the string is malformed.
     """
     base, dtype = split_type(string, kind, example)
-    op = symbols.get(base) or lookup(namespace, kind, base)
+    op = symbols.get(base) or lookup(namespace, kind, base) or \
+        lookup(namespace, kind, f"numpy.{base}")
     if op is None:
         raise ValueError(f"Unknown {kind} string: {string!r}.  Example usage: {example!r}")
     return op if dtype is None else op[dtype]

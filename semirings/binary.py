@@ -21,12 +21,13 @@ import numpy as np
 from . import _numeric, _registry
 from ._base import BinaryOp
 from .dtypes import BOOL, INT64
+from .numpy_ops import binary_namespace as numpy  # binary.numpy.mod, ...: numpy's names
 
 __all__ = [
     "absfirst", "abssecond", "any", "band", "bor", "bxnor", "bxor", "cdiv", "div", "eq", "first",
     "firsti", "firsti1", "firstj", "firstj1", "floordiv", "from_string", "ge", "gt", "iseq",
     "isge", "isgt", "isle", "islt", "isne", "land", "le", "lor", "lt", "lxnor", "lxor", "max",
-    "min", "minus", "ne", "oneb", "pair", "plus", "pow", "rdiv", "register_anonymous",
+    "min", "minus", "ne", "numpy", "oneb", "pair", "plus", "pow", "rdiv", "register_anonymous",
     "register_new", "rfloordiv", "rminus", "rtruediv", "second", "secondi", "secondi1",
     "secondj", "secondj1", "times", "truediv",
 ]
@@ -102,7 +103,7 @@ div = cdiv
 
 _SYMBOLS = {
     "<": lt, ">": gt, "<=": le, ">=": ge, "!=": ne, "==": eq, "+": plus, "-": minus, "*": times,
-    "/": truediv, "//": floordiv, "**": pow, "&": land, "|": lor, "^": lxor,
+    "/": truediv, "//": floordiv, "**": pow, "&": land, "|": lor, "^": lxor, "%": numpy.mod,
 }
 
 

@@ -17,10 +17,11 @@ import numpy as np
 from . import _registry, binary
 from ._base import Monoid
 from .dtypes import BOOL
+from .numpy_ops import monoid_namespace as numpy  # monoid.numpy.logaddexp, ...: numpy's names
 
 __all__ = [
     "any", "band", "bor", "bxnor", "bxor", "eq", "from_string", "land", "lor", "lxnor", "lxor",
-    "max", "min", "plus", "register_anonymous", "register_new", "times",
+    "max", "min", "numpy", "plus", "register_anonymous", "register_new", "times",
 ]
 
 

@@ -15,6 +15,8 @@ from . import _registry, binary, monoid
 from ._base import Semiring
 from .binary import _Pair
 from .dtypes import BOOL, INT64
+from .numpy_ops import semiring_namespace as numpy  # semiring.numpy.add_hypot, ...
+from .numpy_ops import semiring_of as numpy_semiring_of
 
 __all__ = [
     "any_eq", "any_first", "any_firsti", "any_firstj", "any_lor", "any_pair", "any_second",
@@ -22,7 +24,7 @@ __all__ = [
     "land_lor", "lor_first", "lor_land", "lor_pair", "lor_second", "lxor_land", "max_first",
     "max_firsti", "max_firstj", "max_min", "max_pair", "max_plus", "max_second", "max_secondi",
     "max_secondj", "max_times", "min_first", "min_firsti", "min_firstj", "min_max", "min_pair",
-    "min_plus", "min_second", "min_secondi", "min_secondj", "min_times", "plus_first",
+    "min_plus", "min_second", "min_secondi", "min_secondj", "min_times", "numpy", "plus_first",
     "plus_firsti", "plus_firstj", "plus_max", "plus_min", "plus_pair", "plus_plus", "plus_second",
     "plus_secondi", "plus_secondj", "plus_times", "register_anonymous", "register_new",
     "times_times"
@@ -178,8 +180,10 @@ def from_string(string):
 
     Accepts a name (``"min_plus"``) or ``"monoid.binaryop"`` in any spelling the two parts
     accept (``"min.plus"``, ``"min.+"``), each with an optional ``[type]`` at the end
-    (``"min_plus[INT64]"``, ``"min.plus[int64]"``). A monoid and binary op that no named
-    semiring combines give an anonymous semiring, as in python-graphblas.
+    (``"min_plus[INT64]"``, ``"min.plus[int64]"``). As in python-graphblas, a name this module
+    lacks is looked for in ``semiring.numpy`` (``"add_hypot"``), parts joined there give that
+    semiring (``"min.%"``), and a monoid and binary op that no named semiring combines give an
+    anonymous semiring.
 
     Raises
     ------
@@ -188,7 +192,7 @@ def from_string(string):
         nor two parts, as python-graphblas).
     """
     base, dtype = _registry.split_type(string, "semiring", _EXAMPLE)
-    op = _registry.lookup(globals(), "semiring", base)
+    op = _registry.lookup(globals(), "semiring", base) or getattr(numpy, base, None)
     if op is None and base.count(".") != 1:
         raise ValueError(f"Bad semiring string: {string!r}.  Not a semiring name, and the "
                          f'monoid and binaryop should be separated by exactly one period, ".".  '
@@ -204,10 +208,10 @@ def from_string(string):
 
 
 def _from_parts(monoid_name, binaryop_name):
-    # The named semiring built from these parts, else an anonymous one. The binary op matches by
-    # name because plus_pair's pair is a variant of binary.pair.
+    # The named semiring built from these parts, else semiring.numpy's, else an anonymous one.
+    # The binary op matches by name because plus_pair's pair is a variant of binary.pair.
     add, multiply = _parts(monoid_name, binaryop_name)
     named = _registry.lookup(globals(), "semiring", f"{add.name}_{multiply.name}")
     if named is not None and named.monoid is add and named.binaryop.name == multiply.name:
         return named
-    return register_anonymous(add, multiply)
+    return numpy_semiring_of(add, multiply) or register_anonymous(add, multiply)

@@ -13,11 +13,12 @@ import numpy as np
 
 from . import _numeric, _registry
 from ._base import UnaryOp
+from .numpy_ops import unary_namespace as numpy  # unary.numpy.square, ...: numpy's names
 
 __all__ = [
     "abs", "acos", "acosh", "ainv", "asin", "asinh", "atan", "atanh", "bnot", "cbrt", "ceil",
     "cos", "cosh", "exp", "exp2", "expm1", "floor", "from_string", "identity", "isfinite",
-    "isinf", "isnan", "lnot", "log", "log1p", "log2", "log10", "minv", "one", "popcount",
+    "isinf", "isnan", "lnot", "log", "log1p", "log2", "log10", "minv", "numpy", "one", "popcount",
     "register_anonymous", "register_new", "round", "sin", "sinh", "sqrt", "tan", "tanh", "trunc",
 ]
 
