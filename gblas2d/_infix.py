@@ -179,6 +179,12 @@ class Infix:
     def __rmod__(self, other):
         return call_op(other, self, numpy_mod)
 
+    def __divmod__(self, other):
+        return self // other, self % other
+
+    def __rdivmod__(self, other):
+        return other // self, other % self
+
     def __xor__(self, other):
         return _only_bool(call_op(self, other, binary.lxor, "add"), "^", "ewise_add")
 

@@ -126,11 +126,6 @@ class VectorIndexExpr(Infix):
         the index's length (GxB_subassign)."""
         mask, accum, replace = parse_call(args, mask, accum, replace)
         check_options(opts)
-        if mask is not None and not isinstance(mask.parent, type(self.parent)):
-            raise TypeError(f"Mask object must be type Vector, got "
-                            f"{type(mask.parent).__name__}: the sub-mask of w[index](mask)")
-        if mask is not None and self._is_element():
-            raise TypeError("Single element assign does not accept a submask")
         return Assigner(self.parent, self.index, mask, accum, replace, submask=True)
 
 

@@ -389,6 +389,11 @@ class Vector(Container):
         """Collective. ``w[index](mask) << value``: GxB_subassign, whose mask has the index's
         length and whose replace acts inside the region only. It is GrB_assign under a mask
         that bars the region's positions the sub-mask does not allow and nothing else."""
+        if not isinstance(mask.parent, Vector):
+            raise TypeError(f"Mask object must be type Vector, got "
+                            f"{type(mask.parent).__name__}: the sub-mask of w[index](mask)")
+        if one_position(index):
+            raise TypeError("Single element assign does not accept a submask")
         positions = positions_of(self._size, index)
         m = mask.parent
         check_size("mask", m.size, len(positions), "Mask.size", "number of indices")

@@ -25,11 +25,11 @@ from .numpy_ops import binary_namespace as numpy  # binary.numpy.mod, ...: numpy
 
 __all__ = [
     "absfirst", "abssecond", "any", "band", "bor", "bxnor", "bxor", "cdiv", "div", "eq", "first",
-    "firsti", "firsti1", "firstj", "firstj1", "floordiv", "from_string", "ge", "gt", "iseq",
-    "isge", "isgt", "isle", "islt", "isne", "land", "le", "lor", "lt", "lxnor", "lxor", "max",
-    "min", "minus", "ne", "numpy", "oneb", "pair", "plus", "pow", "rdiv", "register_anonymous",
-    "register_new", "rfloordiv", "rminus", "rtruediv", "second", "secondi", "secondi1",
-    "secondj", "secondj1", "times", "truediv",
+    "firsti", "firsti1", "firstj", "firstj1", "floordiv", "fmod", "from_string", "ge", "gt",
+    "hypot", "iseq", "isge", "isgt", "isle", "islt", "isne", "land", "le", "lor", "lt", "lxnor",
+    "lxor", "max", "min", "minus", "ne", "numpy", "oneb", "pair", "plus", "pow", "rdiv",
+    "register_anonymous", "register_new", "rfloordiv", "rminus", "rtruediv", "second", "secondi",
+    "secondi1", "secondj", "secondj1", "times", "truediv"
 ]
 
 
@@ -96,6 +96,10 @@ absfirst = BinaryOp("absfirst", lambda x, y: np.abs(x))
 abssecond = BinaryOp("abssecond", lambda x, y: np.abs(y))
 rtruediv = BinaryOp("rtruediv", lambda x, y: _numeric.truediv(y, x))
 rfloordiv = BinaryOp("rfloordiv", lambda x, y: np.floor_divide(y, x))
+# SuiteSparse's float functions: computed in the float type of the operands (as_float)
+fmod = BinaryOp("fmod", lambda x, y: np.fmod(_numeric.as_float(x), _numeric.as_float(y)))
+hypot = BinaryOp("hypot", lambda x, y: np.hypot(_numeric.as_float(x), _numeric.as_float(y)),
+                 commutative=True)
 
 # Aliases under the GraphBLAS C names (python-graphblas spells them pair and cdiv).
 oneb = pair

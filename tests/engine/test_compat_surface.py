@@ -314,3 +314,19 @@ def test_indices_and_fill_values_read_as_python_graphblas_reads_them():
 
     theirs, ours = theirs_and_ours(make)
     assert ours == theirs
+
+
+# ---- SuiteSparse's float functions, computed in the operands' float type ----
+@pytest.mark.parametrize("name", ["fmod", "hypot"])
+@pytest.mark.parametrize("dtype", ["BOOL", "INT8", "INT64", "UINT8", "FP32", "FP64"])
+def test_float_binary_ops(name, dtype):
+    def make(L):
+        x = L.Vector.from_coo([0, 1, 2, 4], [7, -7, 5, 9], size=6).dup(dtype)
+        y = L.Vector.from_coo([0, 1, 2, 3], [3, 2, -4, 1], size=6).dup(dtype)
+        op = getattr(L.binary, name)
+        both, bound = op(x & y).new(), op(x, 3).new()
+        return [str(both.dtype), str(bound.dtype),
+                *(np.round(r.to_coo()[1].astype(float), 5).tolist() for r in (both, bound))]
+
+    theirs, ours = theirs_and_ours(make)
+    assert ours == theirs

@@ -73,7 +73,8 @@ PAIRS = ["L.monoid.plus(v | u).new()", "L.binary.minus(v | u, left_default=0, "
          "L.monoid.max(1 | s).new()", "L.binary.times(s & 3).new()", "(s | t).new()",
          "s | v", "v.ewise_add(A[0, 1])", "v.ewise_mult(s)", "A.ewise_add(A.T).new()",
          "v.ewise_mult(A[0, :]).new()", "A.ewise_union(v, L.binary.minus, 0, 0).new()",
-         "A.ewise_add(L.Matrix(int, 7, 6))", "v.ewise_add(L.Vector(int, 6))"]
+         "A.ewise_add(L.Matrix(int, 7, 6))", "v.ewise_add(L.Vector(int, 6))",
+         "divmod(A, 3)[0].new()", "divmod(-A, 3)[1].new()", "divmod(7, v)[1].new()"]
 
 
 @pytest.mark.parametrize("text", PAIRS)

@@ -291,8 +291,9 @@ def test_strings_and_pickles_find_numpy_ops():
             op = getattr(module.numpy, name)
             assert module.from_string(f"numpy.{name}") is op
             assert module.from_string(f"numpy.{name}[FP64]") is op["FP64"]
-            # a name the module lacks is read from its numpy namespace
-            assert module.from_string(name) is op
+            # a name the module lacks is read from its numpy namespace (binary.fmod and
+            # binary.hypot are SuiteSparse's, others than numpy's)
+            assert module.from_string(name) is getattr(module, name, op)
             if not compiled_by_numba(kind, name) and name not in RENAMED:
                 assert repr(getattr(G, kind).from_string(f"numpy.{name}")) == repr(op)
                 assert repr(getattr(G, kind).from_string(name)) == repr(op)
