@@ -46,6 +46,15 @@ def _property(name):
                     doc=f"Collective. ``{name}`` of the result (the expression computed once).")
 
 
+def _not_in_place(name):
+    def method(self, other):
+        raise TypeError(f"'{name}' not supported for {type(self).__name__}: a lazy object is "
+                        "not assignable; compute it first, w = expr.new()")
+
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
 class _AutoMethods:
     _value = None
 
@@ -69,6 +78,19 @@ class _AutoMethods:
             return self.output_class(self.dtype if dtype is None else dtype, *self.shape,
                                      name=name, grid=self.grid)
         return self.new(dtype, mask=mask, name=name, **opts)
+
+    # ``expr += 1`` would rebind the name to a new expression: python-graphblas refuses it
+    __iadd__ = _not_in_place("__iadd__")
+    __isub__ = _not_in_place("__isub__")
+    __imul__ = _not_in_place("__imul__")
+    __itruediv__ = _not_in_place("__itruediv__")
+    __ifloordiv__ = _not_in_place("__ifloordiv__")
+    __imod__ = _not_in_place("__imod__")
+    __ipow__ = _not_in_place("__ipow__")
+    __iand__ = _not_in_place("__iand__")
+    __ior__ = _not_in_place("__ior__")
+    __ixor__ = _not_in_place("__ixor__")
+    __imatmul__ = _not_in_place("__imatmul__")
 
     nvals = _property("nvals")
     S = _property("S")

@@ -200,9 +200,13 @@ class _Expression:
         self.grid = grid
 
     def _call_op(self, op, *args, **kwargs):
-        if self._rebind is None or args or kwargs:
-            raise TypeError(f"An operator cannot be applied to a {self.method_name} expression")
-        return self._rebind(op)
+        on_values = getattr(op, "kind", None) in ("unary", "indexunary", "select")
+        if self._rebind is not None and not args and not kwargs and not on_values:
+            return self._rebind(op)  # binary.minus(u - v): the element-wise op with another op
+        if (args or on_values) and isinstance(self, (VectorAutoMethods, MatrixAutoMethods)):
+            # unary.abs(u + v), binary.floordiv(-A, 3): applied to the result (autocompute)
+            return self._get_value(f"{op!r}(expression)")._call_op(op, *args, **kwargs)
+        raise TypeError(f"An operator cannot be applied to a {self.method_name} expression")
 
     def __repr__(self):
         return f"<{type(self).__name__} {self.method_name}, dtype={self.dtype}>"

@@ -436,6 +436,9 @@ class InPlace(Infix):
     def __ipow__(self, other):
         return self._in_place(other, binary.pow)
 
+    def __imod__(self, other):
+        return self._in_place(other, numpy_mod)
+
     def __ior__(self, other):
         return self._in_place(other, binary.lor, "add", accumulate=True, symbol="|")
 

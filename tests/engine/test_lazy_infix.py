@@ -83,7 +83,9 @@ PAIRS = ["L.monoid.plus(v | u).new()", "L.binary.minus(v | u, left_default=0, "
          "L.monoid.max(1 | s).new()", "L.binary.times(s & 3).new()", "(s | t).new()",
          "s | v", "v.ewise_add(A[0, 1])", "v.ewise_mult(s)", "A.ewise_add(A.T).new()",
          "v.ewise_mult(A[0, :]).new()", "A.ewise_union(v, L.binary.minus, 0, 0).new()",
-         "A.ewise_add(L.Matrix(int, 7, 6))", "v.ewise_add(L.Vector(int, 6))"]
+         "A.ewise_add(L.Matrix(int, 7, 6))", "v.ewise_add(L.Vector(int, 6))",
+         "L.unary.abs(v - u).new()", "L.binary.times(v + u, 2).new()",
+         "L.binary.floordiv(-A, 3).new()", "L.binary.minus(v + u).new()"]
 
 
 @pytest.mark.parametrize("text", sample(PAIRS))
@@ -181,3 +183,17 @@ TARGETS = ["bool(A())", "A() == A()", "bool(A[1, 2]())", "bool(v[[0, 1]]())", "b
 @pytest.mark.parametrize("text", sample(TARGETS))
 def test_assignment_targets_are_not_values(text):
     assert same(text) == "TypeError"
+
+
+def test_in_place_operators_on_lazy_objects_are_refused():
+    # ``expr += 1`` would rebind the name to a new expression; a Vector's ``%=`` works in place
+    for L in (gb, G):
+        env = names(L)
+        for statement in ["e += 1", "e -= 1", "e *= 2", "e %= 2", "e **= 2", "e @= A",
+                          "v[[0, 1]] += 1", "A[0, :] += 1"]:
+            env["e"] = env["A"] + env["A"]
+            with pytest.raises(TypeError):
+                exec(statement, env)
+        v = env["v"]
+        v %= 3
+        assert coo(v) == [[0, 1, 3, 6], [1, 2, 0, 1]]
