@@ -15,7 +15,7 @@ A class that mixes these in supplies ``new``, ``dtype``, ``shape``, ``grid`` and
 from ._config import config, needs_autocompute
 from .grid import collective
 
-__all__ = ["MatrixAutoMethods", "VectorAutoMethods", "computed"]
+__all__ = ["MatrixAutoMethods", "VectorAutoMethods", "computed", "of_result"]
 
 
 def computed(obj):
@@ -32,12 +32,14 @@ def computed(obj):
     return obj._get_value("an argument")
 
 
-def _method(name):
+def of_result(name):
+    """The method ``name`` of a lazy object's result: the class supplies ``_get_value(name)``,
+    which computes the result (under autocompute) and keeps it."""
     def method(self, *args, **kwargs):
         return getattr(self._get_value(name), name)(*args, **kwargs)
 
     method.__name__ = method.__qualname__ = name
-    method.__doc__ = f"Collective. ``{name}`` of the result (the expression computed once)."
+    method.__doc__ = f"Collective. ``{name}`` of the result (computed once)."
     return method
 
 
@@ -95,24 +97,24 @@ class _AutoMethods:
     nvals = _property("nvals")
     S = _property("S")
     V = _property("V")
-    get = _method("get")
-    isequal = _method("isequal")
-    isclose = _method("isclose")
-    wait = _method("wait")
-    apply = _method("apply")
-    select = _method("select")
-    ewise_add = _method("ewise_add")
-    ewise_mult = _method("ewise_mult")
-    ewise_union = _method("ewise_union")
-    diag = _method("diag")
-    reposition = _method("reposition")
-    to_coo = _method("to_coo")
-    to_dense = _method("to_dense")
-    __contains__ = _method("__contains__")
-    __getitem__ = _method("__getitem__")
-    __iter__ = _method("__iter__")
-    __matmul__ = _method("__matmul__")
-    __rmatmul__ = _method("__rmatmul__")
+    get = of_result("get")
+    isequal = of_result("isequal")
+    isclose = of_result("isclose")
+    wait = of_result("wait")
+    apply = of_result("apply")
+    select = of_result("select")
+    ewise_add = of_result("ewise_add")
+    ewise_mult = of_result("ewise_mult")
+    ewise_union = of_result("ewise_union")
+    diag = of_result("diag")
+    reposition = of_result("reposition")
+    to_coo = of_result("to_coo")
+    to_dense = of_result("to_dense")
+    __contains__ = of_result("__contains__")
+    __getitem__ = of_result("__getitem__")
+    __iter__ = of_result("__iter__")
+    __matmul__ = of_result("__matmul__")
+    __rmatmul__ = of_result("__rmatmul__")
 
 
 class VectorAutoMethods(_AutoMethods):
@@ -120,11 +122,11 @@ class VectorAutoMethods(_AutoMethods):
 
     ndim = 1
 
-    inner = _method("inner")
-    outer = _method("outer")
-    reduce = _method("reduce")
-    to_dict = _method("to_dict")
-    vxm = _method("vxm")
+    inner = of_result("inner")
+    outer = of_result("outer")
+    reduce = of_result("reduce")
+    to_dict = of_result("to_dict")
+    vxm = of_result("vxm")
 
 
 class MatrixAutoMethods(_AutoMethods):
@@ -133,17 +135,17 @@ class MatrixAutoMethods(_AutoMethods):
     ndim = 2
 
     T = _property("T")
-    kronecker = _method("kronecker")
-    mxm = _method("mxm")
-    mxv = _method("mxv")
-    power = _method("power")
-    reduce_rowwise = _method("reduce_rowwise")
-    reduce_columnwise = _method("reduce_columnwise")
-    reduce_scalar = _method("reduce_scalar")
-    to_csr = _method("to_csr")
-    to_csc = _method("to_csc")
-    to_dcsr = _method("to_dcsr")
-    to_dcsc = _method("to_dcsc")
-    to_dicts = _method("to_dicts")
-    to_edgelist = _method("to_edgelist")
-    _vxm_expr = _method("_vxm_expr")
+    kronecker = of_result("kronecker")
+    mxm = of_result("mxm")
+    mxv = of_result("mxv")
+    power = of_result("power")
+    reduce_rowwise = of_result("reduce_rowwise")
+    reduce_columnwise = of_result("reduce_columnwise")
+    reduce_scalar = of_result("reduce_scalar")
+    to_csr = of_result("to_csr")
+    to_csc = of_result("to_csc")
+    to_dcsr = of_result("to_dcsr")
+    to_dcsc = of_result("to_dcsc")
+    to_dicts = of_result("to_dicts")
+    to_edgelist = of_result("to_edgelist")
+    _vxm_expr = of_result("_vxm_expr")

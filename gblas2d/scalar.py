@@ -14,6 +14,7 @@ import numbers
 
 import numpy as np
 
+from ._automethods import of_result
 from ._config import computes
 from ._container import Target
 from ._expr import ScalarExpression, as_op
@@ -54,16 +55,6 @@ def _binary(left, right, op, kind="mult"):
     if a is None or b is None:
         return NotImplemented
     return _lower(call_op(a, b, op, kind), op.name)
-
-
-def _read_as_scalar(name):
-    """A method of the Scalar a lazy one computes to (autocompute)."""
-    def method(self, *args, **kwargs):
-        return getattr(self._computed(name), name)(*args, **kwargs)
-
-    method.__name__ = method.__qualname__ = name
-    method.__doc__ = f"Collective. ``{name}`` of the Scalar it computes to (autocompute)."
-    return method
 
 
 class _Pairing:
@@ -127,13 +118,16 @@ class ScalarEwisePair(_Pairing, ScalarLike):
         """Collective. The pair computed as it stands (autocompute)."""
         return self._computed("value").value
 
-    apply = _read_as_scalar("apply")
-    ewise_add = _read_as_scalar("ewise_add")
-    ewise_mult = _read_as_scalar("ewise_mult")
-    ewise_union = _read_as_scalar("ewise_union")
-    get = _read_as_scalar("get")
-    isclose = _read_as_scalar("isclose")
-    isequal = _read_as_scalar("isequal")
+    def _get_value(self, name):
+        return self._computed(name)
+
+    apply = of_result("apply")
+    ewise_add = of_result("ewise_add")
+    ewise_mult = of_result("ewise_mult")
+    ewise_union = of_result("ewise_union")
+    get = of_result("get")
+    isclose = of_result("isclose")
+    isequal = of_result("isequal")
 
 
 class _Arithmetic(_Pairing):
