@@ -143,6 +143,7 @@ def test_certain_and_impossible_edges(lib):
     assert none.edges_fused == int(g.pattern.T[[0, 5, 17]].sum())  # one level, words merged
 
 
+@pytest.mark.serial_only  # numpy alone: nothing of it is distributed
 def test_live_bits_have_the_probability():
     # 64 * 20000 Bernoulli draws per probability: the observed rate lies within 5 standard
     # deviations, and a wanted mask only clears bits.
@@ -159,6 +160,7 @@ def test_live_bits_have_the_probability():
     assert not np.array_equal(other, live_bits(np.full(n, np.uint64(2**31)), u, v, 3, 42))
 
 
+@pytest.mark.serial_only  # numpy alone: nothing of it is distributed
 def test_live_bits_of_an_edge_do_not_depend_on_the_others():
     # Long arrays are drawn a chunk at a time: each element's word is the one it has alone,
     # whatever its neighbours, its place in the array and the chunk it falls in.
