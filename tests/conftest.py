@@ -14,9 +14,7 @@ UNDER_MPI = os.environ.get("GBLAS2D_TEST_MPI") == "1"
 
 settings.register_profile("serial", max_examples=40, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
-# Under mpiexec (4 grids, up to 6 ranks on 2 cores) 5 examples a property and grid: 20 in all
-# beside the 40 at one process, and the suite within its 10 minutes.
-settings.register_profile("mpi", max_examples=5, deadline=None, derandomize=True,
+settings.register_profile("mpi", max_examples=8, deadline=None, derandomize=True,
                           database=None, suppress_health_check=list(HealthCheck),
                           print_blob=False)
 settings.load_profile("mpi" if UNDER_MPI else "serial")
