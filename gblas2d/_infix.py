@@ -225,24 +225,33 @@ class _Pair(Infix):
     autocompute (``_config.py``)."""
 
     _value = None  # the pair computed as it stands, kept (``_automethods``)
+    _default = None  # its expression with the default operator, made once (``_standing``)
 
     def __init__(self, left, right):
         self.left, self.right = left, right
+
+    def _standing(self):
+        """The pair as it stands: ``_as_expression()``, made on first use and kept, so that
+        reading its dtype and computing it do not each build it (a chain computes its inner
+        pairs to build it)."""
+        if self._default is None:
+            self._default = self._as_expression()
+        return self._default
 
     def _infix_operand(self):
         computes("An operator on an infix expression", type(self))
         return self.new()
 
     def new(self, *args, **kwargs):
-        return self._as_expression().new(*args, **kwargs)
+        return self._standing().new(*args, **kwargs)
 
     @property
     def dtype(self):
-        return self._as_expression().dtype
+        return self._standing().dtype
 
     @property
     def output_class(self):
-        return self._as_expression().output_class
+        return self._standing().output_class
 
     @property
     def grid(self):
@@ -250,7 +259,7 @@ class _Pair(Infix):
 
     @property
     def _compute(self):
-        return self._as_expression()._compute
+        return self._standing()._compute
 
     # What python-graphblas's infix expressions tell without computing
     @property
