@@ -80,7 +80,7 @@ from gblas2d.algorithms import (
 from scipy.sparse import csgraph
 
 import gblas2d as gb
-from gblas2d.generators import erdos_renyi, rmat
+from gblas2d.io.generators import erdos_renyi, rmat
 
 ALGORITHMS = ("bfs_levels", "bfs_parents", "pagerank", "cc_fastsv", "cc_label_propagation",
               "sssp_bellman_ford", "sssp_delta_stepping")

@@ -39,8 +39,7 @@ from gblas2d.algorithms import (
 )
 
 import gblas2d as gb
-from gblas2d import _products
-from gblas2d.comm import recording
+from gblas2d import recording, trace
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -106,7 +105,7 @@ def on_graphblas(M):
 def measure(comm, run, repeat):
     """Collective. (best seconds, mxm calls and their schemes, most bytes received per rank)
     of ``run``: the schemes and bytes from the warm-up call."""
-    with _products.trace() as events, recording() as stats:
+    with trace() as events, recording() as stats:
         run()
     received = float(comm.allreduce(np.array([stats.bytes()], dtype=np.float64), "max")[0])
     products = [e for e in events if e["op"] == "mxm"]

@@ -45,7 +45,7 @@ from _common import (
 
 import gblas2d as gb
 from gblas2d import semiring
-from gblas2d.generators import rmat, rmat_edges
+from gblas2d.io.generators import rmat, rmat_edges
 
 OPS = ["mxv_plus_times", "vxm_plus_times", "mxv_min_plus", "vxm_any_pair",
        "vxm_any_pair_masked"]

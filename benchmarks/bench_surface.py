@@ -56,7 +56,7 @@ import numpy as np
 from _common import idle_wait, peak_rss_mib, slowest, write_json
 
 import gblas2d as gb
-from gblas2d.comm import recording
+from gblas2d import recording
 
 RESULTS = Path(__file__).resolve().parent / "results"
 # Below this many result entries the bytes per entry are mostly fixed overhead: not shown.

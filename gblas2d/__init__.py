@@ -13,30 +13,19 @@ The same script runs on one process and under ``mpiexec -n P``.
 # binary, dtypes, indexunary, monoid, op, select, semiring and unary are the op and type
 # namespaces at python-graphblas's paths (gblas2d/binary.py, ...); each reads its names from
 # gblas2d.semirings, where the ops are defined.
-from . import (
-    agg,
-    backends,
-    binary,
-    dtypes,
-    exceptions,
-    generators,
-    indexunary,
-    io,
-    monoid,
-    op,
-    select,
-    semiring,
-    unary,
-)
-from ._config import config
-from ._expr import Mask, MatrixExpression, ScalarExpression, VectorExpression, replace
-from ._products import trace
-from .comm import recording, set_debug, stats
-from .grid import Grid, default_grid, set_default_grid
-from .matrix import Matrix
-from .recorder import Recorder
-from .scalar import Scalar
-from .vector import Vector
+from . import binary, dtypes, exceptions, indexunary, io, monoid, op, select, semiring, unary
+from .dist.comm import recording, set_debug, stats
+from .dist.grid import Grid, default_grid, set_default_grid
+from .dist.products import trace
+from .io import generators
+from .local import backends
+from .surface import agg
+from .surface.config import config
+from .surface.expr import Mask, MatrixExpression, ScalarExpression, VectorExpression, replace
+from .surface.matrix import Matrix
+from .surface.recorder import Recorder
+from .surface.scalar import Scalar
+from .surface.vector import Vector
 
 __version__ = "0.1.0"
 

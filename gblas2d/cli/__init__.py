@@ -24,10 +24,10 @@ import time
 
 import numpy as np
 
-from .. import backends
 from ..algorithms import NegativeCycleError
+from ..dist.grid import Grid, set_default_grid
 from ..exceptions import ConvergenceFailure, GraphblasException
-from ..grid import Grid, set_default_grid
+from ..local import backends
 from .graphs import MAX_SCALE
 from .output import CLOSED_PIPE_EXIT, Stream, point_at_devnull
 

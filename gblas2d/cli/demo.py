@@ -9,8 +9,9 @@ import time
 
 import numpy as np
 
-from .. import Vector, generators, monoid, semiring, trace
-from ..comm import recording
+from .. import Vector, monoid, semiring, trace
+from ..dist.comm import recording
+from ..io import generators
 
 
 def demo(args, grid, out):

@@ -10,8 +10,8 @@ import time
 
 import numpy as np
 
-from .. import generators
 from ..exceptions import InvalidValue
+from ..io import generators
 from .progress import Progress
 from .run import out_degree, slowest
 

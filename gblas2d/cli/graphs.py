@@ -9,8 +9,9 @@ graph), anything else a whitespace edge list.
 import os
 from pathlib import Path
 
-from .. import generators, graphalytics, io
-from ..grid import default_grid
+from .. import io
+from ..dist.grid import default_grid
+from ..io import generators, graphalytics
 
 # 2**SCALE vertices with int64 ids
 MAX_SCALE = 62

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..exceptions import InvalidValue
-from ..graphio import on_root, write_atomically
+from ..io.graphio import on_root, write_atomically
 
 # 128 + SIGPIPE
 CLOSED_PIPE_EXIT = 141

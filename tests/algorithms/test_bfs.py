@@ -23,7 +23,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import gblas2d as gb
-from gblas2d.generators import rmat
+from gblas2d.io.generators import rmat
 
 
 @pytest.mark.parametrize("name", PATTERNS)

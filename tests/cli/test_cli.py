@@ -436,7 +436,7 @@ def test_a_signal_during_the_write_leaves_no_temporary_file(tmp_path):
     script = textwrap.dedent("""
         import os, signal, sys
         from gblas2d.cli import Interrupted
-        from gblas2d.graphio import write_atomically
+        from gblas2d.io.graphio import write_atomically
 
         def interrupt(signum, frame):
             raise Interrupted(signum)
@@ -462,7 +462,7 @@ def test_a_signal_during_the_write_leaves_no_temporary_file(tmp_path):
 def test_temporaries_of_killed_runs_are_removed_by_the_next_write(tmp_path):
     """kill -9 runs no cleanup: the next write of the same output removes the temporaries
     whose process is gone, and keeps those of a live one."""
-    from gblas2d.graphio import _temporary_name, write_atomically
+    from gblas2d.io.graphio import _temporary_name, write_atomically
 
     out = tmp_path / "out.tsv"
     gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],

@@ -9,7 +9,7 @@ import graphblas as G
 import numpy as np
 
 import gblas2d as gb
-from gblas2d import _piece
+from gblas2d.local import piece as _piece
 
 DTYPES = ["BOOL", "INT8", "INT64", "UINT8", "UINT64", "FP32", "FP64"]
 MASK_KINDS = [None, "S", "V", "~S", "~V"]

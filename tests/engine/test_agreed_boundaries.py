@@ -13,7 +13,11 @@ import pytest
 from _helpers import agreed
 
 import gblas2d as gb
-from gblas2d import _products, _redistribute, comm, generators, matrix, semiring
+from gblas2d import generators, semiring
+from gblas2d.dist import comm
+from gblas2d.dist import redistribute as _redistribute
+from gblas2d.local import backends
+from gblas2d.surface import matrix
 
 N = 40
 MESSAGE = "injected on the last rank"
@@ -64,20 +68,14 @@ def still_works(A, x, before):
 def test_between_collectives_the_local_product(graph, monkeypatch):
     A, x = graph
     before = snapshot(x)
-    backend = _products.backends.for_product
+    plan = backends.plan
 
-    class Failing:
-        """The chosen backend, whose local product fails on the last rank."""
+    def failing_plan(kernel, *args, **kwargs):
+        """The planned kernel, failing on the last rank when it is the local product."""
+        chosen = plan(kernel, *args, **kwargs)
+        return failing(chosen) if kernel == "spmv" else chosen
 
-        def __init__(self, inner):
-            self.inner = inner
-            self.spmv = failing(inner.spmv)
-
-        def __getattr__(self, name):
-            return getattr(self.inner, name)
-
-    monkeypatch.setattr(_products.backends, "for_product",
-                        lambda *a: Failing(backend(*a)))
+    monkeypatch.setattr(backends, "plan", failing_plan)
     with pytest.raises(MemoryError) as excinfo:
         x(mask=x.S, accum=gb.binary.plus) << A.mxv(x, semiring.plus_times)
     assert_agreed(excinfo)

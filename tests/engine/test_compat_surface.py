@@ -280,9 +280,9 @@ def _also_builtin(ours, theirs):
     exception ``theirs`` that python-graphblas raises (InvalidValue is a ValueError)."""
     import builtins
 
-    import gblas2d._inputs
+    import gblas2d.surface.inputs
 
-    cls = getattr(gb.exceptions, ours, None) or getattr(gblas2d._inputs, ours, None)
+    cls = getattr(gb.exceptions, ours, None) or getattr(gblas2d.surface.inputs, ours, None)
     base = getattr(builtins, theirs, None)
     return isinstance(cls, type) and isinstance(base, type) and issubclass(cls, base)
 

@@ -12,7 +12,7 @@ from _helpers import agreed
 
 import gblas2d as gb
 from gblas2d import generators
-from gblas2d.generators import (
+from gblas2d.io.generators import (
     erdos_renyi,
     erdos_renyi_edges,
     rmat,
@@ -182,7 +182,7 @@ def transpose_by_coo(A):
 ])
 def test_symmetric_graph_transposes_to_itself_without_moving_entries(make):
     A = make()
-    with gb.comm.recording() as rec:
+    with gb.recording() as rec:
         T = A.T.new()
     assert "alltoallv" not in {op for op, _ in rec.totals}
     assert T.isequal(transpose_by_coo(A)) and T.isequal(A)
@@ -222,7 +222,7 @@ def test_symmetry_follows_the_operations_that_keep_it():
         "product": A.mxm(B, gb.semiring.plus_times).new(),
     }
     for what, M in {**kept, **lost}.items():
-        with gb.comm.recording() as rec:
+        with gb.recording() as rec:
             T = M.T.new()
         assert T.isequal(transpose_by_coo(M)), what
         moved = "alltoallv" in {op for op, _ in rec.totals}

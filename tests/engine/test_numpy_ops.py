@@ -30,8 +30,8 @@ import pytest
 from _helpers import agreed
 
 import gblas2d as gb
-from gblas2d._infix import numpy_mod
 from gblas2d.exceptions import DomainMismatch
+from gblas2d.surface.infix import numpy_mod
 
 UNDER_MPI = os.environ.get("GBLAS2D_TEST_MPI") == "1"
 RECORDED = Path(__file__).resolve().parents[1] / "data" / "numpy_ops_graphblas.json"

@@ -1,4 +1,4 @@
-"""Vector pieces (``gblas2d._piece``): the format follows the density, and the write rule
+"""Vector pieces (``gblas2d.local.piece``): the format follows the density, and the write rule
 ``C<M, replace> = accum(C, T)`` matches a dense reference in every format pairing, whether it
 installs a new piece or patches a bitmap in place.
 
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from gblas2d.semirings import binary
 
-from gblas2d._piece import Piece, PieceMask, accumulated, ewise, write
+from gblas2d.local.piece import Piece, PieceMask, accumulated, ewise, write
 
 pytestmark = pytest.mark.serial_only
 

@@ -42,6 +42,7 @@ from hypothesis import strategies as st
 
 import gblas2d as gb
 from gblas2d import backends
+from gblas2d.local import piece
 
 UNDER_MPI = os.environ.get("GBLAS2D_TEST_MPI") == "1"
 
@@ -51,7 +52,7 @@ def default_piece_formats():
     """The engine's piece formats after every test (``piece_formats`` may change them)."""
     yield
     piece_formats(False)
-    assert (gb._piece._TO_BITMAP, gb._piece._TO_SPARSE) == ENGINE_PIECE_FORMATS
+    assert (piece._TO_BITMAP, piece._TO_SPARSE) == ENGINE_PIECE_FORMATS
 
 
 # Zero-length dimensions are covered in test_construction.py: python-graphblas, the oracle
@@ -146,7 +147,7 @@ def _write(L, out, expr, mask, kind, accum, replace, opts=None):
 def local_kernels(name):
     """Run with backend ``name``; SuiteSparse takes every push, however small, so its push
     path is the one tested."""
-    from gblas2d.backends import suitesparse
+    from gblas2d.local.backends import suitesparse
 
     previous, small = backends.backend_name(), suitesparse.SMALL_PUSH
     backends.set_backend(name)

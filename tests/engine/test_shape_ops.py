@@ -1,4 +1,4 @@
-"""kronecker, Matrix.diag, power, outer and resize (``gblas2d/_shape.py``) against
+"""kronecker, Matrix.diag, power, outer and resize (``gblas2d/surface/shape.py``) against
 python-graphblas, at any rank count: results, the errors of bad arguments (their classes),
 where resize leaves each entry (the ownership functions' prediction, checked on every rank),
 and the bytes ``outer`` moves (only the row and column segments of its two vectors).

@@ -17,13 +17,13 @@ from gblas2d.semirings import unary as unary_mod
 
 import gblas2d as gb
 from gblas2d import binary, monoid, semiring
-from gblas2d._inputs import LengthMismatch
 from gblas2d.exceptions import (
     DimensionMismatch,
     DomainMismatch,
     IndexOutOfBound,
     InvalidValue,
 )
+from gblas2d.surface.inputs import LengthMismatch
 
 N = 24
 BIG = 1000.0
@@ -589,7 +589,7 @@ def test_debug_mode_finds_ranks_that_pass_different_arguments(debug, A):
 def test_a_failure_while_routing_to_owners_is_raised_on_every_rank(monkeypatch):
     """A MemoryError on one rank while sorting its share of a distributed build by owner (the
     other ranks are already exchanging): every rank raises it, none waits."""
-    from gblas2d import _redistribute
+    from gblas2d.dist import redistribute as _redistribute
 
     grouped = _redistribute._by_owner
 

@@ -70,7 +70,7 @@ def test_undirected_graph_is_marked_symmetric(shared_dir):
     prefix = write(shared_dir, "u", v="".join(f"{i}\n" for i in IDS), e=edge_text(EDGES),
                    properties=directed_line("u", False))
     A, _ = read_graphalytics(prefix)
-    with gb.comm.recording() as rec:
+    with gb.recording() as rec:
         T = A.T.new()
     r, c, v = A.to_coo()
     assert agreed(same_entries(T, c, r, v, "FP64"))

@@ -11,7 +11,7 @@ from _io_helpers import agreed, same_entries
 
 import gblas2d as gb
 from gblas2d import generators
-from gblas2d.generators import grid_graph
+from gblas2d.io.generators import grid_graph
 
 
 @pytest.fixture

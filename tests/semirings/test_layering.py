@@ -121,14 +121,68 @@ def cycle_in(graph):
     return None
 
 
-def test_engine_modules_import_without_cycles_or_private_names():
-    """The engine's layering (DESIGN.md): expressions, containers, products, exchange and comm
-    import one another one way, and no module imports another's underscore names."""
+# What each layer of the engine may import besides itself (docs/concepts.md): the surface
+# builds on the 2D layer, which moves the local layer's blocks and pieces; I/O builds on all
+# three. Every layer may read the algebra (semirings) and the exceptions.
+LAYERS = {
+    "local": set(),
+    "dist": {"local"},
+    "surface": {"dist", "local"},
+    "io": {"surface", "dist", "local"},
+}
+SHARED = {"semirings", "exceptions"}
+
+
+def layer_imports(root, layer):
+    """``(file:line: target, layer imported)`` for each relative import in ``root/layer`` that
+    reaches outside the layer, read from the source."""
+    found = []
+    for path in sorted((root / layer).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if not isinstance(node, ast.ImportFrom) or node.level == 0:
+                continue
+            base = path.parent
+            for _ in range(node.level - 1):
+                base = base.parent
+            target = base.joinpath(*node.module.split(".")) if node.module else base
+            parts = target.relative_to(root).parts
+            names = [alias.name for alias in node.names] if not parts else [parts[0]]
+            for name in names:
+                if name.removesuffix(".py") != layer:
+                    found.append((f"{path.relative_to(root)}:{node.lineno}", name))
+    return found
+
+
+@pytest.mark.parametrize("layer", sorted(LAYERS))
+def test_each_layer_imports_only_the_layers_below_it(layer):
+    allowed = LAYERS[layer] | SHARED | {layer}
+    reached = layer_imports(REPO / "gblas2d", layer)
+    assert reached, f"gblas2d/{layer}/ imports nothing outside itself: is the scan reading it?"
+    assert [(where, name) for where, name in reached if name not in allowed] == []
+
+
+def test_the_layer_check_catches_an_upward_import(tmp_path):
+    (tmp_path / "local").mkdir()
+    (tmp_path / "local" / "a.py").write_text(
+        "from ..surface.matrix import Matrix\nfrom .. import exceptions\nfrom . import b\n")
+    assert layer_imports(tmp_path, "local") == [("local/a.py:1", "surface"),
+                                                ("local/a.py:2", "exceptions")]
+
+
+@pytest.mark.parametrize("layer", sorted(LAYERS) + ["cli"])
+def test_engine_modules_import_without_cycles_or_private_names(layer):
+    """Inside each layer the modules import one another one way, and no module imports
+    another's underscore names."""
     graph, private = engine_imports(
-        REPO / "gblas2d", {REPO / "gblas2d" / "semirings": REPO / "semirings"})
-    assert {"matrix", "vector", "_expr", "_products"} <= set(graph)
+        REPO / "gblas2d" / layer, {REPO / "gblas2d" / "semirings": REPO / "semirings"})
     graph.pop("__init__", None)
     assert cycle_in(graph) is None
+    assert private == []
+
+
+def test_the_public_modules_import_no_private_names():
+    _, private = engine_imports(
+        REPO / "gblas2d", {REPO / "gblas2d" / "semirings": REPO / "semirings"})
     assert private == []
 
 

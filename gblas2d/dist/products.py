@@ -1,0 +1,380 @@
+"""Matrix products as the three collective steps that compute them: expand, local multiply,
+fold. Their expressions, checked when built, are ``surface.expr``'s ``mxv_expression`` and
+``mxm_expression``.
+
+``y = A (+).(x) x`` (mxv, outputs are rows):
+  1. expand: gather x's column block j at every rank of grid column j (permute + allgather on
+     ``col_comm``);
+  2. local: y_i^(j) = A_ij (+).(x) x_j, pushing from x's entries or pulling into unmasked rows;
+  3. fold: reduce-scatter the partials of row block i along ``row_comm`` to the owners.
+``vxm`` is the mirror: gather along ``row_comm``, fold along ``col_comm`` then send home.
+
+A mask is pushed down before step 2 (its bitmap gathered over the output segment), so masked-out
+outputs are never computed. The direction is chosen from allreduced edge counts (Beamer's rule:
+push when the frontier's edges are fewer than the unmasked outputs' edges), so every rank makes
+the same choice; ``direction=`` forces it and ``exchange=`` forces dense or sparse messages.
+"""
+
+import time
+from contextlib import contextmanager
+
+import numpy as np
+
+from . import exchange as ex
+from . import redistribute as redist
+from ..local import backends
+from ..local.block import Block, BlockMask
+from ..local.keys import merge_disjoint, reduce_scattered, sorted_isin
+from ..local.piece import Piece, PieceMask
+from ..exceptions import DimensionMismatch, NotImplementedException
+from ..semirings import monoid
+
+__all__ = ["trace", "mxm_compute", "mxv_compute"]
+
+_tracers = []
+
+
+@contextmanager
+def trace():
+    """Collect one dict per product (mxv, vxm, mxm) run inside the block.
+
+    Each dict has the operation, the chosen direction, the frontier and output nvals, the edge
+    counts behind the choice (None when ``direction=`` forced it), the formats that travelled
+    and the bytes this rank received per group. The list is this rank's; the choices in it
+    are the same on every rank.
+
+    Examples
+    --------
+    >>> with trace() as events:
+    ...     pass
+    >>> events
+    []
+    """
+    events = []
+    _tracers.append(events)
+    try:
+        yield events
+    finally:
+        _tracers.remove(events)
+
+
+def _emit(event):
+    for events in _tracers:
+        events.append(event)
+
+
+def _count_bytes():
+    from .comm import stats
+
+    s = stats()
+    return {g: s.bytes(g) for g in ("row", "col", "world")}
+
+
+def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
+    """Collective. This rank's Piece of ``A (+).(x) x`` or ``x (+).(x) A``."""
+    grid = A.grid
+    block = A.block
+    start = time.perf_counter()
+    before = _count_bytes() if _tracers else None
+    force = opts.get("exchange")
+    if orient == "mxv":
+        n_in, n_out, in_axis, out_axis = A.ncols, A.nrows, "col", "row"
+        in_offset, out_offset = A.col_offset, A.row_offset
+        in_ptr, out_ptr = block.csc_ptr, block.csr[0]
+    else:
+        n_in, n_out, in_axis, out_axis = A.nrows, A.ncols, "row", "col"
+        in_offset, out_offset = A.row_offset, A.col_offset
+        in_ptr, out_ptr = block.csr[0], block.csc_ptr
+    in_len = len(in_ptr) - 1
+
+    if grid.segment_is_local(in_axis):
+        # x's piece is the whole input segment: no gather, and a dense bitmap is not rebuilt.
+        x_seg, in_formats = x.piece.compact(), ["local"]
+        x_idx = x_seg.entries()[0]
+    else:
+        local_idx, local_vals = x.piece.entries()
+        _, x_idx, x_vals, in_formats = ex.gather_segment(
+            grid, n_in, local_idx, local_vals, x.dtype.np_type, in_axis, force)
+        x_seg = Piece.from_entries(in_len, x_idx, x_vals, operand=True)
+
+    local_mask = None if mask is None else mask.local()
+    direction = opts.get("direction")
+    work = (None, None)
+    push_work = int(in_ptr[-1]) if len(x_idx) == in_len else \
+        int((in_ptr[x_idx + 1] - in_ptr[x_idx]).sum())
+    if direction is None:
+        if local_mask is None:
+            pull_work = int(out_ptr[-1])
+        else:
+            pull_work = _pull_work(_piece_degrees(A, orient), local_mask, push_work)
+        work = grid.comm.allreduce(np.array([push_work, pull_work], dtype=np.int64))
+        direction = "push" if work[0] < work[1] else "pull"
+
+    allowed = local_mask
+    if local_mask is not None and not grid.segment_is_local(out_axis):
+        # The output segment spans several pieces. A pull needs the mask there to skip the
+        # rows it forbids: gather its packed bitmap. A push leaves it to the owners, which
+        # apply it to what the fold brings (O(entries)), not O(n / R) bits a product.
+        allowed = None
+        if direction == "pull":
+            bits = ex.gather_bitmap(grid, n_out, local_mask.bitmap(), out_axis)
+            allowed = PieceMask(Piece.from_bitmap(bits, bits), True, False)
+
+    out_idx, out_vals = backends.run(
+        "spmv", block, x_seg, semiring, push_edges=push_work, orient=orient, x_first=x_first,
+        direction=direction, allowed=allowed, out_offset=out_offset, in_offset=in_offset,
+        out_dtype=out_type.np_type)
+
+    idx, vals, out_formats = ex.fold_segment(grid, n_out, out_idx, out_vals, semiring.monoid,
+                                             out_type.np_type, out_axis, force)
+    lo, hi = grid.piece(n_out)
+    out = Piece.from_entries(hi - lo, idx, vals, out_type.np_type)
+    if _tracers:
+        after = _count_bytes()
+        _emit({"op": orient, "semiring": semiring.name, "direction": direction,
+               "frontier_nvals": x.nvals, "forced": work[0] is None,
+               "push_edges": None if work[0] is None else int(work[0]),
+               "pull_edges": None if work[1] is None else int(work[1]),
+               "masked": mask is not None,
+               "expand": sorted(set(in_formats)), "fold": sorted(set(out_formats)),
+               "bytes": {g: after[g] - before[g] for g in after},
+               "seconds": time.perf_counter() - start})
+    return out
+
+
+def _piece_degrees(A, orient):
+    """Collective (once per block and orientation, then cached). The degree in the whole
+    matrix of each output of this rank's piece: rows for mxv, columns for vxm."""
+    block = A.block
+    key = f"degrees_{orient}"
+    if key not in block.derived:
+        if orient == "mxv":
+            n, axis, counts = A.nrows, "row", np.diff(block.csr[0])
+        else:
+            n, axis, counts = A.ncols, "col", np.diff(block.csc_ptr)
+        idx = np.flatnonzero(counts)
+        idx, vals, _ = ex.fold_segment(A.grid, n, idx, counts[idx], monoid.plus,
+                                       np.dtype(np.int64), axis)
+        lo, hi = A.grid.piece(n)
+        degrees = np.zeros(hi - lo, dtype=np.int64)
+        degrees[idx] = vals
+        block.derived[key] = degrees, int(degrees.sum())
+    return block.derived[key]
+
+
+def _pull_work(piece_degrees, allowed, push_work):
+    """This rank's share of the pull work: the degrees of the outputs of its piece that the
+    mask allows.
+
+    Under a complemented mask this is every degree less those of the masked-out outputs, which
+    takes a pass over the mask's entries. When that pass would cost more than 8 times the push
+    work, the push is cheap next to it and wins: report every edge instead of counting."""
+    degrees, total = piece_degrees
+    if allowed.complement and allowed.on.nvals > 8 * push_work:
+        return total
+    rows = allowed.on.entries()[0] if allowed.complement else allowed.positions()
+    edges = int(degrees[rows].sum())
+    return total - edges if allowed.complement else edges
+
+
+def mxm_compute(A, B, semiring, out_type, mask, opts):
+    """Collective. This rank's block of ``C = A (+).(x) B``: a Block, or (keys, values).
+
+    Two schemes, the same on every rank (``scheme=`` forces one):
+
+    * ``gather``, for a tall and skinny B (a batch of frontiers, a diagonal): B's rows that meet
+      A's column block j are gathered at every rank of grid column j, O(nnz(B) / C) per rank;
+      each rank multiplies its block; the partial rows of row block i are folded along
+      ``row_comm`` to their owners. A mask goes into the local product (``direction="pull"``)
+      when its row panel, gathered along ``row_comm``, is smaller than the products it would
+      keep out of the fold; otherwise (``"push"``) the owners apply it after the fold.
+    * ``summa``, when B is as large as A's share of a grid row (B's gathered rows would
+      weigh as much as a rank's part of A) and not a diagonal: P stages, one per piece of the
+      inner dimension. At stage q the grid column holding those columns of A broadcasts them
+      along ``row_comm`` and the grid row holding those rows of B broadcasts them along
+      ``col_comm``; every rank multiplies the two into its own block of C, masked there, and
+      adds it to what the earlier stages made. Nothing is folded, a rank holds one stage's
+      pieces at a time (O(nnz / P^2) each), and the volume is O(nnz(A) / R + nnz(B) / C) per
+      rank, as in CombBLAS.
+    """
+    grid = A.grid
+    start = time.perf_counter()
+    before = _count_bytes() if _tracers else None
+    scheme = opts.get("scheme") or _mxm_scheme(grid, A, B, semiring)
+    if semiring.binaryop.index_aware and scheme == "summa":
+        raise NotImplementedException(
+            f"scheme='summa' does not take a positional semiring ({semiring.name}): its local "
+            "products see the stage's pieces, not global indices; use scheme='gather'")
+    if scheme == "summa":
+        result, direction = _summa(grid, A, B, semiring, out_type, mask), None
+    else:
+        result, direction = _gather_rows(grid, A, B, semiring, out_type, mask, opts)
+    if _tracers:
+        after = _count_bytes()
+        _emit({"op": "mxm", "semiring": semiring.name, "scheme": scheme,
+               "direction": direction, "mask_in_product": mask is not None and (
+                   scheme == "summa" or direction == "pull" or grid.ncols == 1),
+               "b_nvals": B.nvals, "bytes": {g: after[g] - before[g] for g in after},
+               "seconds": time.perf_counter() - start})
+    return result
+
+
+def _mxm_scheme(grid, A, B, semiring):
+    """``summa`` when a rank's gathered rows of B, nnz(B) / C, would weigh as much as its
+    share of A, nnz(A) / P, and B has more than one entry per row or column (square operands,
+    triangle counting, a wide frontier); ``gather`` otherwise and on one rank. A diagonal or a
+    permutation gathers: its partial products stay on the rank that made them. Positional
+    semirings always gather: their products need global indices."""
+    if grid.nprocs == 1 or semiring.binaryop.index_aware:
+        return "gather"
+    square = B.nvals * grid.nrows >= A.nvals and B.nvals > max(B.nrows, B.ncols)
+    return "summa" if square else "gather"
+
+
+def _gather_rows(grid, A, B, semiring, out_type, mask, opts):
+    """The ``gather`` scheme (see ``mxm_compute``): (result, direction)."""
+    if grid.nprocs == 1:
+        # B's block is the whole of B, already CSR over A's columns.
+        b_ptr, b_cols, b_vals = B.block.csr
+    else:
+        b_rows, b_cols, b_vals = B.block.global_coo(B.row_offset, B.col_offset)
+        dest = grid.col_position(grid.owner(A.ncols, b_rows))
+        got = redist.to_owners(grid, dest, b_rows, b_cols, b_vals)
+        b_rows, b_cols, b_vals = (np.concatenate(grid.col_comm.allgatherv(a)) for a in got)
+        inner = b_rows - A.col_offset
+        order = np.lexsort((b_cols, inner))
+        inner, b_cols, b_vals = inner[order], b_cols[order], b_vals[order]
+        b_ptr = np.zeros(A.block.ncols + 1, dtype=np.int64)
+        np.cumsum(np.bincount(inner, minlength=A.block.ncols), out=b_ptr[1:])
+    direction, local_mask = None, None
+    if mask is not None and grid.ncols == 1:
+        # With one grid column the local product is this rank's whole block of C: the mask
+        # goes into it, and nothing is left to fold.
+        local_mask = mask.block_mask()
+    elif mask is not None:
+        direction = opts.get("direction")
+        if direction is None:
+            # The partial products, before the fold merges them, against the mask's row
+            # panels, which every rank of a grid row would receive.
+            flops = int(np.dot(np.diff(A.block.csc_ptr), np.diff(b_ptr)))
+            work = grid.comm.allreduce(np.array([flops, mask.parent.block.nvals]))
+            direction = "pull" if grid.ncols * work[1] < work[0] else "push"
+        if direction == "pull":
+            local_mask = _mask_row_panel(grid, mask, B.ncols)
+    product = backends.run(
+        "spgemm", A.block, (b_ptr, b_cols, b_vals, B.ncols), semiring, A.dtype, B.dtype,
+        a_row_offset=A.row_offset, inner_offset=A.col_offset, mask=local_mask)
+    if local_mask is not None and grid.ncols > 1 and not product.within_mask:
+        product = product.select(local_mask.allows(product.keys()))
+    vals = product.values.astype(out_type.np_type, copy=False)
+    if grid.ncols == 1:
+        return product.with_values(vals), direction
+    keys, vals = _fold_mxm(grid, A, B, semiring, product.rows, product.cols, vals)
+    return (keys, vals.astype(out_type.np_type, copy=False)), direction
+
+
+def _mask_row_panel(grid, mask, ncols):
+    """Collective along ``row_comm``. The mask over this rank's grid row, every column: the
+    blocks of the grid row gathered, as a BlockMask of global columns. A value mask travels as
+    its nonzero entries, a structure."""
+    block = mask.parent.block
+    keep = None if mask.structure else block.values != 0
+    rows, cols = block.rows, block.cols + grid.col_block(ncols)[0]
+    if keep is not None:
+        rows, cols = rows[keep], cols[keep]
+    rows, cols = (np.concatenate(grid.row_comm.allgatherv(a)) for a in (rows, cols))
+    keys = np.sort(rows * ncols + cols)
+    panel = Block.from_keys(block.nrows, ncols, keys, np.ones(len(keys), dtype=bool))
+    return BlockMask(panel, True, mask.complement)
+
+
+def _summa(grid, A, B, semiring, out_type, mask):
+    """The ``summa`` scheme (see ``mxm_compute``): this rank's block of C, a Block."""
+    offsets = grid.offsets(A.ncols)
+    local_mask = None if mask is None else mask.block_mask()
+    keys = np.empty(0, dtype=np.int64)
+    vals = np.empty(0, dtype=out_type.np_type)
+    for q in range(grid.nprocs):
+        stage_keys, stage_vals = _summa_stage(grid, A, B, semiring, out_type, local_mask,
+                                              int(offsets[q]), int(offsets[q + 1]), q)
+        keys, vals = _accumulate(keys, vals, stage_keys, stage_vals, semiring.monoid)
+    block = Block.from_keys(A.block.nrows, B.block.ncols, keys, vals)
+    block.within_mask = mask is not None
+    return block
+
+
+def _summa_stage(grid, A, B, semiring, out_type, local_mask, lo, hi, q):
+    """Collective. Stage q of SUMMA, inner indices [lo, hi): this rank's products inside the
+    mask, as sorted (keys, values). What the stage received dies with it."""
+    a_owner, b_owner = q // grid.nrows, q // grid.ncols
+    a_part = _column_range(A.block, lo - A.col_offset, hi - A.col_offset) \
+        if grid.mycol == a_owner else None
+    b_part = _row_range(B.block, lo - B.row_offset, hi - B.row_offset) \
+        if grid.myrow == b_owner else None
+    a_ptr, a_cols, a_vals = grid.row_comm.bcast_arrays(
+        a_part, a_owner, (np.int64, np.int64, A.block.values.dtype))
+    b_ptr, b_cols, b_vals = grid.col_comm.bcast_arrays(
+        b_part, b_owner, (np.int64, np.int64, B.block.values.dtype))
+    if not (len(a_cols) and len(b_cols)):
+        return np.empty(0, dtype=np.int64), np.empty(0, dtype=out_type.np_type)
+    stage = backends.run(
+        "spgemm", Block(A.block.nrows, hi - lo, a_ptr, a_cols, a_vals),
+        (b_ptr, b_cols, b_vals, B.block.ncols), semiring, A.dtype, B.dtype,
+        a_row_offset=A.row_offset, inner_offset=lo, mask=local_mask)
+    keys, vals = stage.keys(), stage.values.astype(out_type.np_type, copy=False)
+    if local_mask is not None and not stage.within_mask:
+        keep = local_mask.allows(keys)
+        keys, vals = keys[keep], vals[keep]
+    return keys, vals
+
+
+def _accumulate(keys, vals, new_keys, new_vals, monoid):
+    """Two sorted unique key lists as one, the values of keys in both combined with the
+    monoid: a merge, O(a + b), with no sort and no scratch of the block's size."""
+    if not len(keys):
+        return new_keys, new_vals
+    both = sorted_isin(new_keys, keys)
+    if both.any():
+        at = np.searchsorted(keys, new_keys[both])
+        pairs = np.empty(2 * len(at), dtype=vals.dtype)
+        pairs[0::2], pairs[1::2] = vals[at], new_vals[both]
+        vals = vals.copy()
+        vals[at] = monoid.reduceat(pairs, np.arange(0, len(pairs), 2))
+    return merge_disjoint(keys, vals, new_keys[~both], new_vals[~both])
+
+
+def _column_range(block, lo, hi):
+    """Columns [lo, hi) of a block as CSR (ptr, columns from 0, values): a slice of its CSC,
+    sorted back to rows."""
+    ptr, rows, vals = block.csc
+    first, last = int(ptr[lo]), int(ptr[hi])
+    cols = np.repeat(np.arange(hi - lo, dtype=np.int64), np.diff(ptr[lo:hi + 1]))
+    order = np.argsort(rows[first:last], kind="stable")
+    out_ptr = np.zeros(block.nrows + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows[first:last], minlength=block.nrows), out=out_ptr[1:])
+    return out_ptr, cols[order], vals[first:last][order]
+
+
+def _row_range(block, lo, hi):
+    """Rows [lo, hi) of a block as CSR (ptr from 0, columns, values): a slice."""
+    ptr, cols, vals = block.csr
+    first, last = int(ptr[lo]), int(ptr[hi])
+    return ptr[lo:hi + 1] - first, cols[first:last], vals[first:last]
+
+
+def _fold_mxm(grid, A, B, semiring, rows, cols, vals):
+    """Collective along ``row_comm``. Partial products to the owners of their columns, merged
+    with the monoid there: this rank's block of C as sorted (keys, values). Each product
+    travels as one key in its owner's block and its value, ordered by owner once."""
+    n_out_cols = B.ncols
+    starts = np.array([grid.col_block(n_out_cols, m)[0] for m in range(grid.ncols)] +
+                      [n_out_cols], dtype=np.int64)
+    members = np.searchsorted(starts, cols, side="right") - 1
+    keys = rows * (starts[members + 1] - starts[members]) + (cols - starts[members])
+    order = np.argsort(members, kind="stable")
+    counts = np.bincount(members, minlength=grid.ncols)
+    del members
+    keys, _ = grid.row_comm.exchange(keys[order], counts)
+    vals, _ = grid.row_comm.exchange(vals[order], counts)
+    col_lo, col_hi = grid.col_block(n_out_cols)
+    return reduce_scattered(keys, vals, semiring.monoid, A.block.nrows * (col_hi - col_lo))

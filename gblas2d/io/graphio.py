@@ -1,0 +1,846 @@
+"""Graph and matrix files: Matrix Market and edge lists (the binary format is in binformat.py,
+LDBC Graphalytics ``.v``/``.e`` pairs in graphalytics.py).
+
+Every function here is collective. The text formats are read by rank 0 alone, which checks the
+file and sends every rank its entries (``Matrix.from_coo(..., distributed=True)``), so no other
+rank ever holds the whole matrix. Writers gather the entries to rank 0, which writes a temporary
+file beside the target and renames it into place, so nobody sees half a file. The binary format
+is read in parallel: each rank reads the run of entries of its row block from the memory-mapped
+file and keeps its own.
+
+Failures are agreed before they are raised: a missing or unreadable file raises the OSError
+subclass that ``open`` raised (FileNotFoundError, PermissionError, ...); malformed content
+raises InvalidValue; complex values raise NotImplementedException. Every rank raises the same
+class with the same message, and the message starts with the file's path.
+"""
+
+import contextlib
+import gzip
+import io
+import itertools
+import os
+import re
+import socket
+import uuid
+import warnings
+import zlib
+
+import numpy as np
+
+from ..dist import redistribute as redist
+from ..dist.grid import collective, default_grid
+from ..exceptions import IndexOutOfBound, InvalidValue, NotImplementedException
+from ..semirings import binary
+from ..semirings.dtypes import lookup_dtype
+from ..surface.expr import as_op
+from ..surface.matrix import Matrix
+from ..surface.vector import Vector
+
+__all__ = ["mmread", "mmwrite", "read_edgelist"]
+
+# ---------------------------------------------------------------- shared helpers
+
+
+def on_root(grid, work):
+    """Collective. ``work()`` on rank 0 only: its result there (None elsewhere), or its
+    exception raised on every rank with the same class and message."""
+    result = None
+    with grid.comm.agreed():
+        if grid.rank == 0:
+            result = work()
+    return result
+
+
+def os_error(path, exc):
+    """The same OSError subclass, with a message that names the path and reads the same on
+    every rank (no errno prefix, no repr of the path)."""
+    return type(exc)(f"{path}: {exc.strerror or exc}")
+
+
+def excerpt(line, width=60):
+    """A line as it may appear in a message: at most ``width`` characters, and anything not
+    printable ASCII (binary data) escaped."""
+    short = line if len(line) <= width else line[:width - 3] + "..."
+    return "".join(c if " " <= c <= "~" else f"\\x{ord(c):02x}" for c in short)
+
+
+def read_bytes(path):
+    """The file's bytes, gunzipped when the name ends in ``.gz``; or what a file object
+    (opened by the caller) reads."""
+    if hasattr(path, "read"):
+        data = path.read()
+        return data.encode() if isinstance(data, str) else data
+    try:
+        if os.fspath(path).endswith(".gz"):
+            with gzip.open(path, "rb") as f:
+                return f.read()
+        with open(path, "rb") as f:
+            return f.read()
+    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
+        raise InvalidValue(f"{path}: not a valid gzip file ({exc})") from exc
+    except OSError as exc:
+        raise os_error(path, exc) from exc
+
+
+def _temporary_name(path, pid):
+    """``.NAME.gblas2d-HOST-PID-UUID.tmp`` beside ``path``: a later run on this host can tell
+    whether the process that left it is still alive."""
+    folder, name = os.path.split(os.path.abspath(path))
+    return os.path.join(folder, f".{name}.gblas2d-{socket.gethostname()}-{pid}-"
+                                f"{uuid.uuid4().hex}.tmp")
+
+
+def _remove_stale_temporaries(path):
+    """Remove the temporaries of ``path`` that a process of this host left when it was
+    killed (kill -9 runs no cleanup): those whose process no longer exists."""
+    folder, name = os.path.split(os.path.abspath(path))
+    prefix = f".{name}.gblas2d-{socket.gethostname()}-"
+    with contextlib.suppress(OSError):
+        for entry in os.listdir(folder):
+            if not (entry.startswith(prefix) and entry.endswith(".tmp")):
+                continue
+            pid = entry[len(prefix):].split("-", 1)[0]
+            if pid.isdigit() and not _alive(int(pid)):
+                with contextlib.suppress(OSError):
+                    os.unlink(os.path.join(folder, entry))
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process: alive
+        pass
+    return True
+
+
+def write_atomically(path, write, *, compress):
+    """``write(binary file)`` into a temporary file beside ``path``, then rename it onto
+    ``path``; gzip-compressed when ``compress``. The temporary file goes on any failure,
+    an exception or a SIGTERM/SIGINT turned into one (the command does), and temporaries
+    of ``path`` left by killed processes go first."""
+    path = os.fspath(path)
+    _remove_stale_temporaries(path)
+    tmp = _temporary_name(path, os.getpid())
+    try:
+        with open(tmp, "xb") as f:
+            if compress:
+                with gzip.GzipFile(os.path.basename(path)[:-3], "wb", fileobj=f, mtime=0) as gz:
+                    write(gz)
+            else:
+                write(f)
+        os.replace(tmp, path)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise os_error(path, exc) from exc
+        raise
+
+
+def gather_to_root(A):
+    """Collective. Every entry of ``A`` as global (rows, cols, values) on rank 0; empty
+    arrays elsewhere."""
+    row_lo, col_lo, rows, cols, values = A.local_block()
+    root = np.zeros(len(values), dtype=np.int64)
+    return redist.to_owners(A.grid, root, rows + row_lo, cols + col_lo, values)
+
+
+def row_major(rows, cols, ncols):
+    """The order of entries by (row, col). The gathered entries are a few sorted runs (one per
+    block), which a stable sort of one int64 key merges in near-linear time; lexsort would
+    sort from scratch, ten times slower."""
+    if len(rows) and int(rows.max()) * ncols + ncols > np.iinfo(np.int64).max:
+        return np.lexsort((cols, rows))
+    return np.argsort(rows * ncols + cols, kind="stable")
+
+
+def _empty(dtype):
+    return np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0, dtype.np_type)
+
+
+def check_matrix(A):
+    if not isinstance(A, Matrix):
+        raise TypeError(f"Expected a gblas2d Matrix, got {type(A).__name__}")
+
+
+# ---------------------------------------------------------------- Matrix Market
+
+_FORMATS = ("coordinate", "array")
+_FIELDS = ("real", "integer", "complex", "pattern")
+_SYMMETRIES = ("general", "symmetric", "skew-symmetric", "hermitian")
+_FIELD_TYPES = {"real": "FP64", "integer": "INT64", "pattern": "BOOL"}
+# LAGraph's ``%%GraphBLAS type <ctype>`` name of each of our types; we also accept "int8" and
+# "grb_int8".
+_C_NAMES = {"BOOL": "bool", "INT8": "int8_t", "INT16": "int16_t", "INT32": "int32_t",
+            "INT64": "int64_t", "UINT8": "uint8_t", "UINT16": "uint16_t", "UINT32": "uint32_t",
+            "UINT64": "uint64_t", "FP32": "float", "FP64": "double"}
+_TYPE_NAMES = {alias: t for t, c in _C_NAMES.items()
+               for alias in (c, t.lower(), "grb_" + t.lower())}
+_COMPLEX_NAMES = ("float complex", "double complex", "gxb_fc32", "gxb_fc64", "fc32", "fc64")
+_UNSIGNED = ("BOOL", "UINT8", "UINT16", "UINT32", "UINT64")
+
+
+class _MMHeader:
+    """What the lines before the data say: format, field, symmetry, entry type, shape."""
+
+    def __init__(self):
+        self.format, self.field, self.symmetry = None, "real", "general"
+        self.type = self.type_line = None
+        self.banner_end = None  # offset of the newline that ends the banner
+        self.body_start = 0  # offset of the first line after the size line
+        self.nrows = self.ncols = 0
+        self.lines = 0  # data lines the size line declares
+
+
+def _mm_header(path, data):
+    """Parse and check the banner, ``%%GraphBLAS type`` line and size line (LAGraph rules: the
+    banner is optional, and without it the size line's length picks coordinate or array)."""
+    head = _MMHeader()
+    gb_type = None
+    pos, number = 0, 0
+    while True:
+        if pos >= len(data):
+            raise InvalidValue(f"{path}: no size line (the file ends before the data)")
+        end = data.find(b"\n", pos)
+        end = len(data) if end < 0 else end
+        line = data[pos:end].decode("latin-1").strip()
+        number += 1
+        pos = end + 1
+        if number == 1 and line.lower().startswith("%%matrixmarket"):
+            _mm_banner(path, line, head)
+            head.banner_end = end
+        elif head.banner_end is not None and line.lower().startswith("%%graphblas"):
+            tokens = line.split(None, 2)
+            if len(tokens) > 1 and tokens[1].lower() == "type":
+                gb_type = (tokens[2] if len(tokens) > 2 else "").strip().lower()
+                head.type_line = number
+        elif line and not line.startswith("%"):
+            break
+    head.body_start = pos
+    _mm_size_line(path, line, number, head)
+    _mm_entry_type(path, head, gb_type)
+    return head
+
+
+def _mm_banner(path, line, head):
+    tokens = line.lower().split()
+    if len(tokens) != 5:
+        raise InvalidValue(f"{path}: line 1: the banner must read '%%MatrixMarket matrix "
+                           f"<format> <field> <symmetry>', got '{excerpt(line)}'")
+    obj, head.format, head.field, head.symmetry = tokens[1:]
+    for what, value, allowed in (("object", obj, ("matrix",)),
+                                 ("format", head.format, _FORMATS),
+                                 ("field", head.field, _FIELDS),
+                                 ("symmetry", head.symmetry, _SYMMETRIES)):
+        if value not in allowed:
+            raise InvalidValue(f"{path}: line 1: unknown {what} '{value}' (must be "
+                               f"{_one_of(allowed)})")
+    if head.field == "pattern" and head.format != "coordinate":
+        raise InvalidValue(f"{path}: line 1: the 'pattern' field needs the 'coordinate' "
+                           f"format, not '{head.format}'")
+    if head.field == "pattern" and head.symmetry not in ("general", "symmetric"):
+        raise InvalidValue(f"{path}: line 1: the 'pattern' field cannot be {head.symmetry}")
+    if head.symmetry == "hermitian" and head.field != "complex":
+        raise InvalidValue(f"{path}: line 1: 'hermitian' symmetry needs the 'complex' field, "
+                           f"not '{head.field}'")
+
+
+def _one_of(names):
+    quoted = [f"'{n}'" for n in names]
+    return " or ".join(quoted) if len(quoted) < 3 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+
+
+def _mm_size_line(path, line, number, head):
+    tokens = line.split()
+    if head.format is None:
+        head.format = "array" if len(tokens) == 2 else "coordinate"
+    want = "nrows ncols nvals" if head.format == "coordinate" else "nrows ncols"
+    try:
+        sizes = [int(t) for t in tokens]
+    except ValueError:
+        sizes = []
+    if len(sizes) != len(want.split()) or min(sizes) < 0:
+        raise InvalidValue(f"{path}: line {number}: the size line must be '{want}' "
+                           f"({head.format} format), non-negative integers; got '{excerpt(line)}'")
+    head.nrows, head.ncols = sizes[:2]
+    if head.nrows != head.ncols and head.symmetry != "general":
+        raise InvalidValue(f"{path}: line {number}: a {head.nrows}x{head.ncols} matrix cannot "
+                           f"be {head.symmetry}; only a square one can")
+    # The data lines the size line promises (an array file lists one triangle when symmetric).
+    n = head.nrows
+    head.lines = sizes[2] if head.format == "coordinate" else {
+        "general": n * head.ncols, "symmetric": n * (n + 1) // 2,
+        "skew-symmetric": n * (n - 1) // 2}.get(head.symmetry, n * n)
+
+
+def _mm_entry_type(path, head, gb_type):
+    """The DataType of the entries: the ``%%GraphBLAS type`` line's, else the field's."""
+    if gb_type in _COMPLEX_NAMES and head.field != "complex":
+        raise InvalidValue(f"{path}: line {head.type_line}: GraphBLAS type '{gb_type}' does "
+                           f"not fit the '{head.field}' field")
+    if head.field == "complex" or gb_type in _COMPLEX_NAMES:
+        raise NotImplementedException(f"{path}: complex values are not supported (gblas2d "
+                                      "has no complex dtype)")
+    if gb_type is not None and gb_type not in _TYPE_NAMES:
+        raise InvalidValue(f"{path}: line {head.type_line}: unknown GraphBLAS type "
+                           f"'{gb_type}'")
+    head.type = lookup_dtype(_FIELD_TYPES[head.field] if gb_type is None else
+                             _TYPE_NAMES[gb_type])
+    if head.symmetry == "skew-symmetric" and head.type.name in _UNSIGNED:
+        raise InvalidValue(f"{path}: skew-symmetric storage needs a signed type, not "
+                           f"{head.type}")
+
+
+def _parse_field(head):
+    """The field scipy parses the values as: the entry type's, whatever the banner says (a
+    file of ``integer`` field and ``float`` type holds inf)."""
+    if head.field == "pattern":
+        return "pattern"
+    if head.type.name in ("FP32", "FP64"):
+        return "real"
+    return "unsigned-integer" if head.type.name == "UINT64" else "integer"
+
+
+def _reject_binary(path, data):
+    """A NUL byte is binary data, never Matrix Market text, and scipy's compiled reader can
+    crash the process on one: refuse the file with the line it is on."""
+    at = data.find(b"\x00")
+    if at >= 0:
+        line = data.count(b"\n", 0, at) + 1
+        raise InvalidValue(f"{path}: line {line}: a NUL byte (binary data, not Matrix Market "
+                           "text)")
+
+
+# Tokens on a data line, by format and field (a complex value is two).
+_MM_TOKENS = {("coordinate", "pattern"): 2, ("coordinate", "complex"): 4, ("array", "complex"): 2}
+_CHECK_CHUNK = 1 << 23
+
+
+def _check_mm_lines(path, data, head):
+    """Every data line holds as many tokens as its format has, and an integer file no value
+    with a fraction or an exponent: scipy's reader would store 2.5 as 2 and drop an extra
+    column without a word. One vectorized pass over the data, in chunks of whole lines."""
+    want = _MM_TOKENS.get((head.format, head.field), 3 if head.format == "coordinate" else 1)
+    line = data.count(b"\n", 0, head.body_start) + 1
+    start, entries = head.body_start, 0
+    while start < len(data):
+        end = data.find(b"\n", min(start + _CHECK_CHUNK, len(data)))
+        end = len(data) if end < 0 else end + 1
+        chunk = np.frombuffer(data, np.uint8, end - start, start)
+        blank = chunk <= 32
+        token_start = ~blank
+        token_start[1:] &= blank[:-1]
+        # line k of the chunk is [first[k], first[k + 1])
+        first = np.r_[0, np.flatnonzero(chunk[:-1] == 10) + 1]
+        tokens = np.add.reduceat(token_start.view(np.int8), first, dtype=np.int32)
+        comment = chunk[first] == ord("%")
+        wrong = np.flatnonzero((tokens != want) & (tokens > 0) & ~comment)
+        if len(wrong):
+            k = int(wrong[0])
+            raise InvalidValue(f"{path}: line {line + k}: {tokens[k]} values where a "
+                               f"{head.format} {head.field} entry has {want}")
+        if head.field == "integer":
+            fraction = np.flatnonzero((chunk == ord(".")) | ((chunk | 32) == ord("e")))
+            lines = np.searchsorted(first, fraction, side="right") - 1
+            lines = lines[~comment[lines]]
+            if len(lines):
+                raise InvalidValue(f"{path}: line {line + int(lines[0])}: a value that is not "
+                                   "an integer in an 'integer' file")
+        entries += int(np.count_nonzero((tokens > 0) & ~comment))
+        line += len(first)
+        start = end
+    # Checked before scipy allocates for the declared size (a header can claim 10^12 entries).
+    if entries < head.lines:
+        raise InvalidValue(f"{path}: Truncated file: the size line declares {head.lines} "
+                           f"entries, the file holds {entries}")
+    if entries > head.lines:
+        raise InvalidValue(f"{path}: {entries} entries, more than the {head.lines} the size "
+                           "line declares")
+
+
+def _mm_stream(data, head):
+    """The file with a banner scipy accepts, and comment lines among the data blanked out
+    (LAGraph allows them, scipy does not); lines keep their numbers, except that a file
+    without a banner gets one: returns (bytes, how many lines were added). A coordinate
+    file is passed as "general": ``_expand`` mirrors it in the entry type."""
+    symmetry = "general" if head.format == "coordinate" else head.symmetry
+    banner = f"%%MatrixMarket matrix {head.format} {_parse_field(head)} {symmetry}".encode()
+    view = memoryview(data)
+    if head.banner_end is None:
+        parts, added = [banner, b"\n", view[:head.body_start]], 1
+    else:
+        parts, added = [banner, view[head.banner_end:head.body_start]], 0
+    body = view[head.body_start:]
+    if body[:1] == b"%" or data.find(b"\n%", head.body_start) >= 0:
+        body = re.sub(rb"(?m)^%[^\n]*", b"", body)
+    # scipy's compiled reader can crash on a last line without its newline (seen with an
+    # extra token there): every line ends with one.
+    end = b"" if bytes(body[-1:]) in (b"", b"\n") else b"\n"
+    return b"".join([*parts, body, end]), added
+
+
+def _mm_entries(path, dtype):
+    """Rank 0's reading: (rows, cols, values, (nrows, ncols, dtype name))."""
+    import scipy.io
+
+    data = read_bytes(path)
+    _reject_binary(path, data)
+    head = _mm_header(path, data)
+    _check_mm_lines(path, data, head)
+    stream, added = _mm_stream(data, head)
+    del data
+    try:
+        parsed = scipy.io.mmread(io.BytesIO(stream), spmatrix=False)
+    except (ValueError, OverflowError) as exc:
+        message = re.sub(r"^Line (\d+)", lambda m: f"line {int(m.group(1)) - added}", str(exc))
+        raise InvalidValue(f"{path}: {message}") from exc
+    if head.format == "array":
+        rows, cols = np.divmod(np.arange(parsed.size, dtype=np.int64), max(head.ncols, 1))
+        values = parsed.reshape(-1)
+    else:
+        rows, cols = parsed.coords
+        values = parsed.data
+    if head.field == "pattern":
+        values = np.ones(len(values), dtype=head.type.np_type)
+    _check_range(path, head.type, rows, cols, values)
+    with np.errstate(all="ignore"):
+        values = values.astype(head.type.np_type, copy=False)
+        if head.format == "coordinate" and head.symmetry != "general":
+            rows, cols, values = _expand(rows, cols, values, head.symmetry)
+        out_type = dtype or head.type
+        values = values.astype(out_type.np_type, copy=False)
+    return rows, cols, values, (head.nrows, head.ncols, out_type.name, head.symmetry)
+
+
+def _expand(rows, cols, values, symmetry):
+    """Add the mirror image of every off-diagonal entry; skew-symmetric negates it in the
+    entry type, as LAGraph does (so -(-128) is -128 in INT8)."""
+    off = rows != cols
+    mirrored = -values[off] if symmetry == "skew-symmetric" else values[off]
+    return (np.concatenate([rows, cols[off]]), np.concatenate([cols, rows[off]]),
+            np.concatenate([values, mirrored]))
+
+
+def _check_range(path, dtype, rows, cols, values):
+    """Integer values must fit the entry type (LAGraph rejects them otherwise)."""
+    if dtype.name in ("FP32", "FP64", "INT64", "UINT64") or values.dtype.kind not in "iu":
+        return
+    info = np.iinfo(dtype.np_type) if dtype.name != "BOOL" else None
+    lo, hi = (0, 1) if info is None else (info.min, info.max)
+    bad = np.flatnonzero((values < lo) | (values > hi))
+    if len(bad):
+        k = bad[0]
+        raise InvalidValue(f"{path}: entry ({rows[k] + 1}, {cols[k] + 1}) = {values[k]} is "
+                           f"outside the range of {dtype} [{lo}, {hi}]")
+
+
+def _check_engine(engine):
+    """python-graphblas's ``engine`` argument: gblas2d's own reader and writer serve each."""
+    if str(engine).lower() not in _ENGINES:
+        raise ValueError(f"Bad engine value: {engine!r}. Must be {_one_of(_ENGINES)}")
+
+
+_ENGINES = ("auto", "scipy", "fmm", "fast_matrix_market")
+
+
+@collective
+def mmread(path, engine="auto", *, dup_op=None, name=None, dtype=None, grid=None):
+    """Collective. Read a Matrix Market file (``.mtx``, or ``.mtx.gz``) into a Matrix.
+
+    Coordinate and array formats; ``real``, ``integer`` and ``pattern`` fields (``complex``
+    raises NotImplementedException: gblas2d has no complex dtype); ``general``,
+    ``symmetric`` and ``skew-symmetric`` storage, expanded to the full matrix with the
+    diagonal once. As LAGraph's reader, it honors a ``%%GraphBLAS type <ctype>`` line after
+    the banner (``bool``, ``int8_t``, ..., ``uint64_t``, ``float``, ``double``) and rejects
+    integers outside that type's range; a file with no banner is ``coordinate real general``
+    (or ``array`` when the size line has two numbers), and comment lines may appear among the
+    data. An array file gives a full matrix (every position an entry). Pattern entries are
+    1 (True for BOOL).
+
+    Rank 0 reads and checks the file (scipy.io.mmread parses the numbers) and sends each rank
+    its entries; no other rank holds the whole matrix.
+
+    Parameters
+    ----------
+    path : str, os.PathLike or a file object (read on rank 0)
+    engine : {"auto", "scipy", "fmm", "fast_matrix_market"}
+        python-graphblas's choice of parser; gblas2d's reader serves each.
+    dtype : dtype-like, optional
+        Cast the values to this type; default: the ``%%GraphBLAS type`` line's, else FP64
+        for ``real``, INT64 for ``integer``, BOOL for ``pattern``.
+    dup_op : BinaryOp, optional
+        Combine entries listed twice; by default they are an error, as in LAGraph.
+    name : str, optional
+    grid : Grid, optional (the default grid)
+
+    Raises
+    ------
+    FileNotFoundError, PermissionError, ...
+        The file cannot be read: ``"<path>: No such file or directory"``.
+    InvalidValue
+        Malformed content: ``"<path>: line 1: unknown format 'mangled' (...)"``.
+    NotImplementedException
+        Complex values.
+
+    Examples
+    --------
+    >>> A = mmread("karate.mtx")  # doctest: +SKIP
+    >>> A.shape, A.nvals, A.dtype  # doctest: +SKIP
+    ((34, 34), 156, BOOL)
+    """
+    grid = grid or default_grid()
+    _check_engine(engine)
+    if dtype is not None:
+        dtype = lookup_dtype(dtype)
+    read = on_root(grid, lambda: _mm_entries(path, dtype))
+    nrows, ncols, type_name, symmetry = grid.comm.bcast_object(
+        read[3] if grid.rank == 0 else None)
+    out_type = lookup_dtype(type_name)
+    rows, cols, values = read[:3] if grid.rank == 0 else _empty(out_type)
+    try:
+        A = Matrix.from_coo(rows, cols, values, dtype=out_type, nrows=nrows, ncols=ncols,
+                            dup_op=dup_op, name=name, distributed=True, grid=grid)
+    except InvalidValue as exc:
+        if dup_op is not None:
+            raise
+        raise InvalidValue(f"{path}: duplicate entries (Duplicate indices found: a Matrix "
+                           "Market file lists each entry once, and one triangle only when "
+                           "symmetric; give dup_op to combine them)") from exc
+    if _mirrored_alike(symmetry == "symmetric", dup_op):
+        A.mark_symmetric()
+    return A
+
+
+def _one_triangle(path, A, rows, cols, values, symmetry):
+    """The entries a symmetric or skew-symmetric file stores (row >= col), after checking that
+    the upper triangle mirrors the lower one."""
+    diagonal = np.flatnonzero(rows == cols)
+    if symmetry == "skew-symmetric" and len(diagonal):
+        k = rows[diagonal[0]]
+        raise InvalidValue(f"{path}: a skew-symmetric Matrix has no diagonal entries, but "
+                           f"A[{k}, {k}] is present")
+    lower, upper = rows > cols, rows < cols
+    lo_keys, lo_vals = _sorted_by_key(rows[lower], cols[lower], values[lower], A.ncols)
+    # the upper triangle, transposed, must be the lower one (negated when skew-symmetric)
+    up_keys, up_vals = _sorted_by_key(cols[upper], rows[upper], values[upper], A.ncols)
+    if symmetry == "skew-symmetric":
+        up_vals = -up_vals
+    if len(lo_keys) != len(up_keys) or not np.array_equal(lo_keys, up_keys):
+        bad = np.setxor1d(lo_keys, up_keys)[0]
+    else:
+        differ = np.flatnonzero(~_equal_values(lo_vals, up_vals))
+        bad = lo_keys[differ[0]] if len(differ) else None
+    if bad is not None:
+        i, j = divmod(int(bad), A.ncols)
+        raise InvalidValue(f"{path}: the Matrix is not {symmetry}: A[{i}, {j}] and A[{j}, {i}] "
+                           "do not match")
+    keep = rows >= cols
+    return rows[keep], cols[keep], values[keep]
+
+
+def _sorted_by_key(rows, cols, values, ncols):
+    order = row_major(rows, cols, ncols)
+    return rows[order] * ncols + cols[order], values[order]
+
+
+def _equal_values(a, b):
+    if a.dtype.kind == "f":
+        return (a == b) | (np.isnan(a) & np.isnan(b))
+    return a == b
+
+
+def _write_mm(path, A, rows, cols, values, symmetry, comment):
+    """Rank 0's writing of the gathered entries."""
+    import scipy.io
+    from scipy.sparse import coo_array
+
+    if symmetry != "general":
+        rows, cols, values = _one_triangle(path, A, rows, cols, values, symmetry)
+    order = row_major(rows, cols, A.ncols)
+    rows, cols, values = rows[order], cols[order], values[order]
+    # scipy puts "%" before each comment line, so this one reads "%%GraphBLAS type ..."
+    text = f"%GraphBLAS type {_C_NAMES[A.dtype.name]}" + (f"\n{comment}" if comment else "")
+    # Integers (BOOL as 0/1) go out as int64 so the field is "integer"; uint64 values above
+    # the int64 range need scipy's "unsigned-integer", renamed to "integer" below.
+    wide = A.dtype.name == "UINT64" and len(values) and values.max() > np.iinfo(np.int64).max
+    if values.dtype.kind in "biu" and not wide:
+        values = values.astype(np.int64)
+    matrix = coo_array((values, (rows, cols)), shape=A.shape)
+
+    def write(f):
+        if not wide:
+            scipy.io.mmwrite(f, matrix, comment=text, symmetry=symmetry)
+            return
+        buffer = io.BytesIO()
+        scipy.io.mmwrite(buffer, matrix, comment=text, symmetry=symmetry)
+        f.write(buffer.getvalue().replace(b"unsigned-integer", b"integer", 1))
+
+    if hasattr(path, "write"):
+        write(path)  # a file object, opened by the caller
+    else:
+        write_atomically(path, write, compress=os.fspath(path).endswith(".gz"))
+
+
+def _as_row(v):
+    """Collective. The 1 x n Matrix holding Vector ``v`` (how python-graphblas writes one):
+    each rank sends its own piece's entries."""
+    _, idx, values = v.local_piece()
+    return Matrix.from_coo(np.zeros(len(idx), dtype=np.int64), idx + v.offset, values,
+                           v.dtype, nrows=1, ncols=v.size, distributed=True, grid=v.grid)
+
+
+@collective
+def mmwrite(path, A, engine="auto", *, symmetry="general", comment=""):
+    """Collective. Write a Matrix to a Matrix Market coordinate file (gzipped if ``path``
+    ends in ``.gz``).
+
+    Rank 0 gathers the entries and writes them, sorted by row then column, to a temporary file
+    in the same directory, then renames it onto ``path``. The header carries LAGraph's
+    ``%%GraphBLAS type <ctype>`` line, so ``mmread`` (and LAGraph) get the dtype back; floats
+    are written in their shortest exact form, so values round-trip bit for bit.
+
+    Parameters
+    ----------
+    path : str, os.PathLike or a binary file object (written on rank 0)
+    A : Matrix, or a Vector (written as a 1 x n Matrix, as python-graphblas does)
+    engine : {"auto", "scipy", "fmm", "fast_matrix_market"}
+        python-graphblas's choice of writer; gblas2d's writer serves each.
+    symmetry : {"general", "symmetric", "skew-symmetric"}
+        For the last two only the lower triangle is written (no diagonal for skew-symmetric),
+        after checking that the Matrix is symmetric (``A == A.T``) or skew-symmetric
+        (``A == -A.T``); "hermitian" needs complex values (NotImplementedException).
+    comment : str
+        Comment lines for the header.
+
+    Raises
+    ------
+    OSError
+        The file cannot be written (the same class and message on every rank).
+    InvalidValue
+        The Matrix does not have the symmetry asked for.
+
+    Examples
+    --------
+    >>> A = Matrix.from_coo([0, 1], [1, 0], [2.5, 2.5], nrows=2, ncols=2)  # doctest: +SKIP
+    >>> mmwrite("a.mtx", A, symmetry="symmetric")  # doctest: +SKIP
+    """
+    if isinstance(A, Vector):
+        A = _as_row(A)
+    check_matrix(A)
+    _check_engine(engine)
+    symmetry = "general" if symmetry is None else str(symmetry).lower()
+    if symmetry not in _SYMMETRIES:
+        raise ValueError(f"symmetry must be {_one_of(_SYMMETRIES)}; got {symmetry!r}")
+    if symmetry == "hermitian":
+        raise NotImplementedException(f"{path}: hermitian storage needs complex values "
+                                      "(gblas2d has no complex dtype)")
+    if symmetry != "general" and A.nrows != A.ncols:
+        raise InvalidValue(f"{path}: a {A.nrows}x{A.ncols} Matrix cannot be {symmetry}; only "
+                           "a square one can")
+    if symmetry == "skew-symmetric" and A.dtype.name in _UNSIGNED:
+        raise InvalidValue(f"{path}: skew-symmetric storage needs a signed type, not {A.dtype}")
+    rows, cols, values = gather_to_root(A)
+    on_root(A.grid, lambda: _write_mm(path, A, rows, cols, values, symmetry, str(comment)))
+
+
+# ---------------------------------------------------------------- edge lists
+
+
+def data_lines(text, comments):
+    """(line number, line, fields) of each line that holds data once comments are cut off."""
+    cut = re.compile(f"[{re.escape(comments)}].*") if comments else None
+    pos, number = 0, 0
+    while pos <= len(text):
+        end = text.find("\n", pos)
+        end = len(text) if end < 0 else end
+        number += 1
+        line = text[pos:end].rstrip("\r")
+        pos = end + 1
+        fields = (cut.sub("", line, count=1) if cut else line).split()
+        if fields:
+            yield number, line, fields
+
+
+def line_of(text, comments, k):
+    """(line number, line) of data line k (0-based)."""
+    return next(itertools.islice(data_lines(text, comments), k, None))[:2]
+
+
+def _edgelist_problem(path, text, comments, ncol, exc):
+    """The error for the first line numpy could not read (found by rereading in Python)."""
+    for number, line, fields in data_lines(text, comments):
+        where = f"{path}: line {number}"
+        if len(fields) != ncol:
+            return InvalidValue(f"{where}: {len(fields)} columns where the first edge line has "
+                                f"{ncol}: '{excerpt(line)}'")
+        for k, field in enumerate(fields):
+            try:
+                value = int(field) if k < 2 else float(field)
+            except ValueError:
+                what = "vertex id" if k < 2 else f"column {k + 1}"
+                kind = "an integer" if k < 2 else "a number"
+                return InvalidValue(f"{where}: {what} '{excerpt(field)}' is not {kind}")
+            if k < 2 and not -2**63 <= value < 2**63:
+                return InvalidValue(f"{where}: vertex id {field} does not fit in int64")
+    return InvalidValue(f"{path}: {exc}")
+
+
+def edge_table(path, weighted, comments):
+    """Rank 0's parsing of an edge list: (text, src, dst, weights), the weights the third
+    column (float64) when ``weighted`` or, for None, when there is one; else None."""
+    data = read_bytes(path)
+    text = data.decode("latin-1")
+    first = next(data_lines(text, comments), None)
+    ncol = len(first[2]) if first else 2
+    if first and ncol < 2:
+        raise InvalidValue(f"{path}: line {first[0]}: an edge needs two vertex ids, got "
+                           f"'{excerpt(first[1])}'")
+    if first and weighted and ncol < 3:
+        raise InvalidValue(f"{path}: line {first[0]}: weighted=True needs a third column (the "
+                           f"weight), got '{excerpt(first[1])}'")
+    columns = [("src", np.int64), ("dst", np.int64)] + [(f"c{k}", np.float64)
+                                                        for k in range(2, ncol)]
+    # numpy parses one comment character in C but several in Python, line by line (ten times
+    # slower): make every comment character the first one.
+    marks = [c for c in comments if ord(c) < 256]
+    if marks:
+        data = data.translate(bytes.maketrans("".join(marks).encode("latin-1"),
+                                              marks[0].encode("latin-1") * len(marks)))
+    try:
+        with warnings.catch_warnings():
+            # numpy warns about an empty file; no edges is a valid (empty) graph
+            warnings.simplefilter("ignore", UserWarning)
+            table = np.loadtxt(io.BytesIO(data), dtype=columns, comments=marks[:1] or None,
+                               ndmin=1, encoding="latin-1")
+    except ValueError as exc:
+        raise _edgelist_problem(path, text, comments, ncol, exc) from exc
+    use_weights = ncol >= 3 if weighted is None else weighted
+    return text, table["src"], table["dst"], table["c2"] if use_weights else None
+
+
+def _edgelist_entries(path, base, weighted, nrows, dtype, comments):
+    """Rank 0's reading: (src, dst, values, n)."""
+    text, src, dst, weights = edge_table(path, weighted, comments)
+    smaller = np.minimum(src, dst)
+    # A negative id is wrong under any base, so it is blamed first: base="auto" would pick 1
+    # for it and blame an earlier line's 0 instead.
+    negative = np.flatnonzero(smaller < 0)
+    if len(negative):
+        number, line = line_of(text, comments, negative[0])
+        raise InvalidValue(f"{path}: line {number}: negative vertex id "
+                           f"{smaller[negative[0]]}: '{excerpt(line)}'")
+    if base == "auto":
+        base = 0 if len(src) and smaller.min() == 0 else 1
+    low = np.flatnonzero(smaller < base)
+    if len(low):
+        number, line = line_of(text, comments, low[0])
+        raise InvalidValue(f"{path}: line {number}: vertex id 0 with base=1: "
+                           f"'{excerpt(line)}'")
+    src, dst = src - base, dst - base
+    n = nrows if nrows is not None else (int(max(src.max(), dst.max())) + 1 if len(src) else 0)
+    high = np.flatnonzero(np.maximum(src, dst) >= n)
+    if len(high):
+        number, line = line_of(text, comments, high[0])
+        raise IndexOutOfBound(f"{path}: line {number}: vertex id "
+                              f"{max(src[high[0]], dst[high[0]]) + base} is out of range for "
+                              f"nrows={n} (base={base}): '{excerpt(line)}'")
+    with np.errstate(all="ignore"):
+        values = np.ones(len(src), dtype=dtype.np_type) if weights is None else \
+            weights.astype(dtype.np_type)
+    return src, dst, values, n
+
+
+@collective
+def read_edgelist(path, *, base=0, weighted=None, nrows=None, symmetric=False,
+                  dup_op=binary.min, dtype=None, comments="#%", name=None, grid=None):
+    """Collective. Read a whitespace-separated edge list (SNAP style) into an n x n Matrix.
+
+    Each data line is ``src dst`` or ``src dst weight`` (further numeric columns are ignored);
+    every line has as many columns as the first. Text from any character of ``comments`` to
+    the end of its line is ignored, and so are blank lines. Self-loops are kept. Rank 0 reads
+    the file (numpy's loadtxt) and sends each rank its entries.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        ``.gz`` files are decompressed.
+    base : 0, 1 or "auto", default 0
+        The smallest vertex id. "auto": 0 if some id is 0, else 1.
+    weighted : bool, optional
+        Take the third column as the edge value; default: when there is one. Unweighted edges
+        are 1 (True for BOOL).
+    nrows : int, optional
+        Number of vertices; default: the largest id + 1 (after ``base``).
+    symmetric : bool, default False
+        Add every edge reversed (an undirected graph).
+    dup_op : BinaryOp, default binary.min
+        Combines an edge listed more than once (and an edge given in both directions when
+        ``symmetric``); None makes repeats an error.
+    dtype : dtype-like, optional (FP64)
+    comments : str, default "#%"
+    name : str, optional
+    grid : Grid, optional (the default grid)
+
+    Raises
+    ------
+    OSError
+        The file cannot be read.
+    InvalidValue
+        A ragged line, an id that is not an integer, a weight that is not a number, a negative
+        id, or an id 0 with ``base=1``: ``"<path>: line 7: 2 columns where the first edge
+        line has 3: '4 5'"``.
+    IndexOutOfBound
+        An id beyond ``nrows``.
+
+    Examples
+    --------
+    >>> A = read_edgelist("roadNet-CA.txt.gz", symmetric=True)  # doctest: +SKIP
+    >>> A.nrows  # doctest: +SKIP
+    1971281
+    """
+    if base not in (0, 1, "auto") or isinstance(base, bool):
+        raise ValueError(f"base must be 0, 1 or 'auto'; got {base!r}")
+    if weighted not in (None, True, False):
+        raise ValueError(f"weighted must be None, True or False; got {weighted!r}")
+    if nrows is not None and (int(nrows) != nrows or nrows < 0):
+        raise ValueError(f"nrows (={nrows}) must be a non-negative integer")
+    if not isinstance(comments, str):
+        raise TypeError(f"comments must be a string of characters; got {comments!r}")
+    grid = grid or default_grid()
+    out_type = lookup_dtype("FP64" if dtype is None else dtype)
+    nrows = None if nrows is None else int(nrows)
+    read = on_root(grid, lambda: _edgelist_entries(path, base, weighted, nrows, out_type,
+                                                    comments))
+    n = grid.comm.bcast_object(read[3] if grid.rank == 0 else None)
+    src, dst, values = read[:3] if grid.rank == 0 else _empty(out_type)
+    if symmetric:
+        src, dst, values = both_ways(src, dst, values)
+    try:
+        A = Matrix.from_coo(src, dst, values, dtype=out_type, nrows=n, ncols=n,
+                            dup_op=dup_op, name=name, distributed=True, grid=grid)
+    except InvalidValue as exc:
+        if dup_op is not None:
+            raise
+        raise InvalidValue(f"{path}: repeated edges (give dup_op to combine them)") from exc
+    if _mirrored_alike(symmetric, dup_op):
+        A.mark_symmetric()
+    return A
+
+
+def both_ways(src, dst, values):
+    """Every edge and its reverse: an undirected graph's entries. A self-loop reversed is
+    itself, so it stays once (adding it again would make a repeat)."""
+    loop = src == dst
+    return (np.concatenate([src, dst[~loop]]), np.concatenate([dst, src[~loop]]),
+            np.concatenate([values, values[~loop]]))
+
+
+def _mirrored_alike(symmetric, dup_op):
+    """Whether a matrix built from entries and their mirror images equals its transpose: its
+    repeats, if any, must combine to the same value in any order (not so a float sum)."""
+    if not symmetric or dup_op is None:
+        return bool(symmetric)
+    op = as_op(dup_op, "binary")
+    return op.name in ("min", "max", "lor", "land", "pair") and getattr(binary, op.name) is op

@@ -1,0 +1,172 @@
+"""Local kernels, one module per backend behind one interface, and the plan that picks one.
+
+The 2D layer (grid, exchange, products) decides what moves where; a backend does the arithmetic
+on one block and one vector segment, arrays in and arrays out, and never communicates.
+``plan(kernel, *args, **kwargs)`` is the one place a kernel is chosen; ``run`` plans and calls.
+The kernels, each with the same arguments in every backend:
+
+``spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset, in_offset,
+out_dtype)``
+    the local masked product of ``dist.products.mxv_compute``; returns sorted output positions
+    and their values, of ``out_dtype``.
+``ewise_block(a, b, binop, kind, in_types, out_type, defaults)``
+    an element-wise op of two blocks ("mult", "add" or "union"); returns a Block, or sorted
+    keys (row * ncols + col) and values.
+``spgemm(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask)``
+    the local product of block ``a`` and the CSR ``b = (ptr, cols, values, ncols)`` of B's rows
+    over ``a``'s columns, as a Block; ``mask`` (a ``BlockMask`` aligned with the output, or
+    None) may be taken into the product, which the result's ``within_mask`` then says.
+``write_block(c, t, mask, accum, replace, dtype)``
+    GraphBLAS's write ``C<M, replace> = accum(C, T)`` of block ``t`` into block ``c``, as a new
+    Block of ``dtype`` (``mask`` a ``BlockMask`` or None).
+``select_values(block, op, thunk)``
+    the entries of a block whose value passes a select op that reads no positions, as a new
+    Block.
+``transpose_block(block)``
+    the transpose of a block that is the whole matrix (one rank), as a new ``Block``.
+
+And what the plan asks of each backend:
+
+``accepts(kernel, *args, **kwargs)``
+    whether it runs ``kernel`` on these arguments; what it does not goes to numpy.
+``held_bytes(block)``
+    the bytes of its own copy of a block, for the memory figures (``backends.held_bytes``).
+``SCIPY_DENSE_PULL``
+    whether an unmasked plus_times/first/second pull should go to scipy's CSR product
+    (numpy's ``spmv_scipy``) instead of this backend's ``spmv``.
+``SMALL_PUSH``, ``small_push_in_numpy(block, orient)``
+    pushes over fewer local edges than this go to numpy when ``small_push_in_numpy`` agrees.
+
+Backends:
+
+* ``numpy``: the reference, every semiring (user-defined and index-aware ops included).
+* ``suitesparse``: SuiteSparse:GraphBLAS through python-graphblas for builtin semirings and
+  types, with the engine's push/pull choice passed down as the saxpy/dot method.
+
+The default is ``suitesparse`` (python-graphblas is a dependency; without it, ``numpy``);
+``GBLAS2D_BACKEND`` or ``set_backend`` chooses. Algorithms and the comm layer never see which
+backend ran.
+"""
+
+import importlib
+import os
+import sys
+
+from ...semirings.dtypes import lookup_dtype
+from . import numpy as reference
+
+__all__ = ["BACKENDS", "backend_name", "get", "held_bytes", "plan", "run", "set_backend",
+           "threads_per_rank"]
+
+BACKENDS = ("numpy", "suitesparse")
+_current = {}
+
+
+def _available(name):
+    if name == "suitesparse":
+        return importlib.util.find_spec("graphblas") is not None
+    return True
+
+
+def set_backend(name):
+    """Use the local kernels of backend ``name`` ("numpy" or "suitesparse") from now on.
+
+    Local: call it on every rank, with the same name, between operations.
+    """
+    if name not in BACKENDS:
+        raise ValueError(f"backend must be one of {BACKENDS}, got {name!r}")
+    if not _available(name):
+        raise ImportError(f"the {name!r} backend needs python-graphblas (a dependency of "
+                          "gblas2d): pip install python-graphblas")
+    _current["module"] = importlib.import_module(f"{__name__}.{name}")
+    _current["name"] = name
+
+
+def get():
+    """The module of the backend in use."""
+    if "module" not in _current:
+        wanted = os.environ.get("GBLAS2D_BACKEND")
+        if wanted:
+            set_backend(wanted)
+        else:
+            set_backend("suitesparse" if _available("suitesparse") else "numpy")
+    return _current["module"]
+
+
+def plan(kernel, *args, push_edges=0, **kwargs):
+    """The function that runs local ``kernel`` ("spmv", "spgemm", "write_block",
+    "select_values", "ewise_block" or "transpose_block") on these arguments, the kernel's own:
+    the backend in use when it accepts them, else numpy. ``push_edges`` is what a push
+    ("spmv") reads, which the product has counted for its direction.
+
+    Two exceptions, both measured: a push over fewer edges than the backend's ``SMALL_PUSH``
+    runs in numpy, where one call's overhead would cost more than the work (unless numpy would
+    first have to build the storage that push reads), and an unmasked plus_times, plus_first
+    or plus_second pull goes to scipy's compiled CSR product where the backend says it is
+    faster (``SCIPY_DENSE_PULL``).
+    """
+    chosen = get()
+    if kernel == "spmv":
+        block, x, semiring = args
+        if kwargs["direction"] == "pull" and kwargs["allowed"] is None and \
+                chosen.SCIPY_DENSE_PULL and _scipy_pulls(block, x, semiring, kwargs["x_first"]):
+            return reference.spmv_scipy
+        if kwargs["direction"] == "push" and push_edges < chosen.SMALL_PUSH and \
+                chosen.small_push_in_numpy(block, kwargs["orient"]):
+            return reference.spmv
+    if not chosen.accepts(kernel, *args, **kwargs):
+        chosen = reference
+    return getattr(chosen, kernel)
+
+
+def run(kernel, *args, push_edges=0, **kwargs):
+    """``plan(kernel, ...)`` called on the same arguments: the kernel's result."""
+    return plan(kernel, *args, push_edges=push_edges, **kwargs)(*args, **kwargs)
+
+
+def _scipy_pulls(block, x, semiring, x_first):
+    """Whether scipy's CSR product computes this pull (numpy's ``scipy_operand``)."""
+    return reference.scipy_operand(semiring, lookup_dtype(block.values.dtype),
+                                   lookup_dtype(x.dtype), x_first) is not None
+
+
+def held_bytes(block):
+    """Local. The bytes ``block`` holds, by part: its entries ("csr"), what was derived from
+    them ("rows", "csc", "scipy", "derived"), and each backend's own copy of it (by name).
+    An array shared by several parts (a symmetric block's CSC is its CSR) counts once, in the
+    first."""
+    seen, held = set(), {}
+    for part, arrays in block.arrays().items():
+        held[part] = 0
+        for array in arrays:
+            key = (array.__array_interface__["data"][0], array.nbytes)
+            if key not in seen:
+                seen.add(key)
+                held[part] += array.nbytes
+    for name in BACKENDS:
+        module = sys.modules.get(f"{__name__}.{name}")
+        if module is not None:
+            held[name] = module.held_bytes(block)
+    return held
+
+
+def backend_name():
+    """The name of the backend in use."""
+    get()
+    return _current["name"]
+
+
+def threads_per_rank():
+    """SuiteSparse threads for this rank: ``GBLAS2D_THREADS`` if set, else the cores this
+    process may use divided by the ranks on its node (read from the MPI launcher's
+    environment, so no communication is needed)."""
+    given = os.environ.get("GBLAS2D_THREADS")
+    if given:
+        return max(1, int(given))
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    local = 1
+    for var in ("MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE", "MV2_COMM_WORLD_LOCAL_SIZE"):
+        if os.environ.get(var, "").isdigit():
+            local = int(os.environ[var])
+            break
+    return max(1, (cores or 1) // max(local, 1))

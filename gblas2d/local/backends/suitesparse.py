@@ -1,0 +1,336 @@
+"""SuiteSparse:GraphBLAS local kernels, through python-graphblas.
+
+A block is imported (copied) on first use as up to two GraphBLAS matrices: by rows (its CSR)
+and by columns (SuiteSparse's transpose of the rows), each only once a product reads it.
+A product reads the storage the engine's direction wants and passes that direction down as
+SuiteSparse's method: pull is ``dot`` over the matrix whose rows are the outputs, push is
+``saxpy`` over the one whose rows are the inputs.
+Vectors cross as copies in their own format (sparse or bitmap): O(entries) for a sparse piece.
+
+A push takes no mask into SuiteSparse: importing a dense mask would cost O(n) per product, more
+than the push itself on a small frontier, so its products are filtered by the mask afterwards
+(the same work the numpy push does). A pull takes the mask in, so masked-out rows are never
+computed.
+
+Builtin semirings on builtin types run here, positional ones (``min_secondi``, ...) with a min,
+max or any monoid too; user-defined ops go to the numpy backend.
+"""
+
+import graphblas as grb
+import numpy as np
+
+from ...semirings import binary as builtin_binary
+from ...semirings import select as builtin_select
+from ...semirings import semiring as builtin_semirings
+from ..block import Block
+from . import threads_per_rank
+
+__all__ = ["SCIPY_DENSE_PULL", "SMALL_PUSH", "accepts", "ewise_block", "held_bytes",
+           "select_values",
+           "small_push_in_numpy", "spgemm", "spmv", "supports", "transpose_block", "write_block"]
+
+
+# python-graphblas's own setting, which a script may use beside gblas2d, is left alone at one
+# rank per node; with several, it is lowered to this rank's share, because imports, exports
+# and the deferred work an export finishes take no thread option and would put cores x ranks
+# threads on the cores (BFS, R-MAT 18, 2 ranks on 2 cores: 0.076 s with the default, 0.025 s
+# with it lowered). Only a count above that setting (GBLAS2D_THREADS) goes with every call, as
+# a descriptor option, which costs ~17 us a call (a mesh BFS level is ~300 us).
+_THREADS = threads_per_rank()
+if _THREADS < grb.ss.config["nthreads"]:
+    grb.ss.config["nthreads"] = _THREADS
+_THREADS_KW = {} if _THREADS == grb.ss.config["nthreads"] else {"nthreads": _THREADS}
+
+# scipy's CSR product beats SuiteSparse on one thread for an unmasked plus_times/first/second
+# over a full vector (R-MAT 18: 10.1 against 13.0 ms); with two threads SuiteSparse wins (7.7).
+SCIPY_DENSE_PULL = _THREADS == 1
+
+
+def supports(semiring):
+    """Whether SuiteSparse has ``semiring`` under the same name: a builtin one, or a positional
+    one (``min_secondi``, ...) whose monoid keeps the order of indices (min, max, any), so the
+    block's offset can be added to SuiteSparse's local index afterwards."""
+    builtin = getattr(builtin_semirings, semiring.name, None)
+    if builtin is None or builtin.binaryop.func is not semiring.binaryop.func or \
+            builtin.monoid.name != semiring.monoid.name:
+        return False
+    if semiring.binaryop.index_aware:
+        return semiring.monoid.name in ("min", "max", "any") and \
+            hasattr(grb.semiring.ss, semiring.name)
+    return hasattr(grb.semiring, semiring.name)
+
+
+def _grb_semiring(semiring):
+    space = grb.semiring.ss if semiring.binaryop.index_aware else grb.semiring
+    op = getattr(space, semiring.name)
+    return op if semiring.type is None else op[semiring.type.name]
+
+
+def _index_offset(op_name, x_first, out_offset, in_offset):
+    """What to add to a positional op's block-local index to make it global: the first
+    operand is x (at row 0) when ``x_first``, else the block entry at (output, input)."""
+    # firsti1 and the other 1-based ops shift the same way as their 0-based forms
+    return {"firsti": 0 if x_first else out_offset, "firstj": in_offset,
+            "secondi": in_offset, "secondj": out_offset if x_first else 0}[op_name.rstrip("1")]
+
+
+# A push over fewer edges than this costs less in numpy than one python-graphblas call's
+# import, dispatch and export (measured on a 2D mesh BFS, whose frontiers are this small).
+SMALL_PUSH = 4096
+
+
+def small_push_in_numpy(block, orient):
+    """Whether a push over fewer than SMALL_PUSH edges runs in numpy: not when it would have
+    to build the block's CSC (mxv reads the block by columns) while SuiteSparse already holds
+    the block by columns, since that build costs O(nvals), far more than one call here."""
+    return orient == "vxm" or block.has_csc or \
+        "cols" not in block.derived.get("suitesparse", {})
+
+
+def _matrix(block, by):
+    """The block as a GraphBLAS matrix by "rows" (its CSR) or by "cols" (the CSR of its
+    transpose), made on first use. The columns come from SuiteSparse's own transpose of the
+    rows, not from the block's CSC: 1.2 s against 7.7 s for 63M entries (R-MAT 21); a
+    symmetric block's columns are its rows."""
+    cache = block.derived.setdefault("suitesparse", {})
+    if by not in cache:
+        if by == "cols" and block.symmetric:
+            cache[by] = _matrix(block, "rows")
+        elif by == "cols":
+            cache[by] = _matrix(block, "rows").T.new(**_THREADS_KW)
+        else:
+            # A pattern graph (every value the same) is imported iso: one value, no array.
+            iso = block.is_iso or bool(np.all(block.values == block.values[0]))
+            ptr, ind, val = block.csr
+            cache[by] = grb.Matrix.ss.import_csr(nrows=block.nrows, ncols=block.ncols,
+                                                 indptr=ptr, col_indices=ind,
+                                                 values=val[:1] if iso else val, is_iso=iso,
+                                                 sorted_cols=True)
+    return cache[by]
+
+
+def _vector(piece):
+    """A GraphBLAS copy of a Piece, in its own format. A full piece goes in as a full vector:
+    SuiteSparse's bitmap import costs ~1 ms at 262,144 positions, its full import 0.09 ms."""
+    if piece.is_full:
+        return grb.Vector.ss.import_full(values=piece.dense_values())
+    if piece.is_bitmap:
+        return grb.Vector.ss.import_bitmap(bitmap=piece.present, values=piece.values,
+                                           nvals=piece.nvals)
+    return grb.Vector.ss.import_sparse(size=piece.size, indices=piece.idx, values=piece.vals,
+                                       sorted_index=True)
+
+
+def spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset, in_offset,
+         out_dtype):
+    """The local masked product (the interface of ``backends``): sorted output positions and
+    their values, of ``out_dtype``."""
+    # Pull reads the matrix whose rows are the product's outputs, push the one whose rows are
+    # its inputs: for mxv the block by rows and by columns, for vxm the other way round.
+    op = _grb_semiring(semiring)
+    xv = _vector(x)
+    if direction == "pull":
+        outputs = _matrix(block, "rows" if orient == "mxv" else "cols")
+        expr = xv.vxm(outputs.T, op) if x_first else outputs.mxv(xv, op)
+        method = "dot"
+    else:
+        inputs = _matrix(block, "cols" if orient == "mxv" else "rows")
+        expr = xv.vxm(inputs, op) if x_first else inputs.T.mxv(xv, op)
+        method = "saxpy"
+    if direction == "pull" and allowed is not None:
+        on = _vector(allowed.on)
+        mask = ~on.S if allowed.complement else on.S
+        y = grb.Vector(expr.dtype, expr.size)
+        y(mask=mask, axb_method=method, **_THREADS_KW) << expr
+    else:
+        y = expr.new(axb_method=method, **_THREADS_KW)
+    # y is this call's own: its arrays are taken over, not copied (a dup costs O(n)).
+    out = y.ss.export("sparse", sort=True, give_ownership=True)
+    idx = out["indices"].view(np.int64)
+    vals = out["values"]
+    if out.get("is_iso"):
+        vals = np.full(len(idx), vals[0])
+    if direction == "push" and allowed is not None:
+        keep = allowed.allows(idx)
+        idx, vals = idx[keep], vals[keep]
+    if semiring.binaryop.index_aware:
+        vals = vals + _index_offset(semiring.binaryop.name, x_first, out_offset, in_offset)
+    return idx, vals.astype(out_dtype, copy=False)
+
+
+def _block_of(matrix, *, keep):
+    """A Block with the entries of a GraphBLAS matrix. A matrix that lives on (``keep``) is
+    copied; otherwise its arrays are taken over."""
+    nrows, ncols = matrix.nrows, matrix.ncols
+    out = matrix.ss.export("csr", sort=True, give_ownership=not keep)
+    # Exported indices are uint64 below 2**63: read them as int64 without a copy.
+    ptr = out["indptr"].view(np.int64)
+    cols = out["col_indices"].view(np.int64)
+    vals = out["values"]
+    if out.get("is_iso"):
+        vals = np.broadcast_to(vals[:1], (len(cols),))
+    return Block(nrows, ncols, ptr, cols, vals)
+
+
+def _native(dtype):
+    return np.dtype(dtype).kind in "biuf"
+
+
+def transpose_block(block):
+    """The transpose of a whole-matrix block (the interface of ``backends``): the block by
+    columns, SuiteSparse's transpose, copied out. The two GraphBLAS copies serve the new block
+    too, the other way round."""
+    by_cols = _matrix(block, "cols")
+    out = _block_of(by_cols, keep=True)
+    out.derived["suitesparse"] = {"rows": by_cols, "cols": _matrix(block, "rows")}
+    return out
+
+
+def spgemm(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask=None):
+    """The local product as a Block (the interface of ``backends``), with the output's mask
+    taken in, so masked-out entries are never computed (SuiteSparse's masked saxpy). A
+    positional semiring (``min_secondi``, a batched BFS's parents) runs as SuiteSparse's own,
+    its block-local index shifted to the global one afterwards: B's columns come global, A's
+    rows and the inner index from the offsets."""
+    b_ptr, b_cols, b_vals, b_ncols = b
+    gb_b = grb.Matrix.ss.import_csr(nrows=a.ncols, ncols=b_ncols, indptr=b_ptr,
+                                    col_indices=b_cols, values=b_vals, sorted_cols=True)
+    expr = _matrix(a, "rows").mxm(gb_b, _grb_semiring(semiring))
+    if mask is None:
+        out = expr.new(**_THREADS_KW)
+    else:
+        on = _matrix(mask.block, "rows") if mask.block.nvals else None
+        out = grb.Matrix(expr.dtype, a.nrows, b_ncols)
+        if on is None:
+            # An empty mask allows nothing, or everything when complemented.
+            if mask.complement:
+                out(**_THREADS_KW) << expr
+        else:
+            m = on.S if mask.structure else on.V
+            out(mask=~m if mask.complement else m, **_THREADS_KW) << expr
+    block = _block_of(out, keep=False)
+    if semiring.binaryop.index_aware:
+        offset = {"firsti": a_row_offset, "firstj": inner_offset, "secondi": inner_offset,
+                  "secondj": 0}[semiring.binaryop.name.rstrip("1")]
+        if offset:
+            block = block.with_values(block.values + offset)
+    block.within_mask = mask is not None
+    return block
+
+
+def write_block(c, t, mask, accum, replace, dtype):
+    """GraphBLAS's write on blocks (the interface of ``backends``), by SuiteSparse on a copy of
+    C (see ``accepts``)."""
+    out = _matrix(c, "rows").dup()
+    on = _matrix(mask.block, "rows")
+    m = on.S if mask.structure else on.V
+    op = None if accum is None else getattr(grb.binary, accum.name)[np.dtype(dtype).name]
+    out(mask=~m if mask.complement else m, accum=op, replace=replace,
+        **_THREADS_KW) << _matrix(t, "rows")
+    return _block_of(out, keep=False)
+
+
+def select_values(block, op, thunk):
+    """The block's entries whose value passes the select ``op`` (the interface of
+    ``backends``): SuiteSparse's compiled select for the builtin value comparisons (see
+    ``accepts``).
+
+    On a block SuiteSparse does not hold yet, the import makes one select slower than numpy's
+    (R-MAT 18: 63-167 against 38 ms), but the result keeps its GraphBLAS copy, which the
+    products that follow would otherwise import (delta-stepping's light and heavy edges), and
+    the block keeps its own for the next call: delta-stepping on R-MAT 18 went from 1.5x to
+    1.15x of SuiteSparse."""
+    dtype = block.values.dtype
+    # The thunk goes typed as the block: python-graphblas would type a Python int as INT64.
+    typed = grb.Scalar.from_value(thunk, dtype=dtype.name)
+    result = _matrix(block, "rows").select(getattr(grb.select, op.name), typed).new(
+        **_THREADS_KW)
+    out = _block_of(result, keep=True)
+    out.derived["suitesparse"] = {"rows": result}
+    return out
+
+
+def ewise_block(a, b, binop, kind, in_types, out_type, defaults):
+    """Element-wise op of two blocks (the interface of ``backends``): a Block, or sorted keys
+    and values from the numpy kernel.
+
+    SuiteSparse merges the two CSR blocks row by row; the numpy kernel sorts both key lists
+    together, whose random gathers cost 2-3x more on blocks of millions of entries. The
+    GraphBLAS copies of the operands and of the result are kept on their blocks for
+    later products."""
+    op = getattr(grb.binary, binop.name)[np.dtype(in_types[0]).name]
+    ga, gb_ = _matrix(a, "rows"), _matrix(b, "rows")
+    expr = ga.ewise_add(gb_, op) if kind == "add" else ga.ewise_mult(gb_, op)
+    result = expr.new(dtype=np.dtype(out_type).name, **_THREADS_KW)
+    out = _block_of(result, keep=True)
+    out.derived["suitesparse"] = {"rows": result}
+    return out
+
+
+def held_bytes(block):
+    """The bytes of this backend's copies of ``block`` (SuiteSparse's own count), the copy
+    by rows and the one by columns each once (a symmetric block's are one matrix)."""
+    copies = {id(m): m for m in block.derived.get("suitesparse", {}).values()}
+    return sum(m.ss.nbytes for m in copies.values())
+
+
+def _is_builtin(op, namespace, grb_namespace):
+    """Whether ``op`` is gblas2d's builtin of its name, one python-graphblas also has."""
+    builtin = getattr(namespace, op.name, None)
+    return builtin is not None and builtin.func is op.func and not op.index_aware and \
+        hasattr(grb_namespace, op.name)
+
+
+def _accepts_spmv(block, x, semiring, **_):
+    return bool(block.nvals) and supports(semiring)
+
+
+def _accepts_spgemm(a, b, semiring, a_dtype, b_dtype, **_):
+    return bool(a.nvals and len(b[1])) and supports(semiring) and \
+        _native(a.values.dtype) and _native(b[2].dtype)
+
+
+def _accepts_write_block(c, t, mask, accum, replace, dtype):
+    # Only a masked write of two non-empty blocks of the output's type gains: SuiteSparse
+    # works on a copy of C, which the unmasked forms do not need.
+    plain = accum is None or _is_builtin(accum, builtin_binary, grb.binary)
+    return plain and bool(c.nvals and t.nvals) and mask is not None and \
+        bool(mask.block.nvals) and c.values.dtype == t.values.dtype == np.dtype(dtype) and \
+        _native(dtype)
+
+
+def _accepts_select_values(block, op, thunk):
+    # Only where casting the thunk to the block's type cannot change a comparison: an FP64
+    # block, or an integer block and thunk in its range.
+    dtype = block.values.dtype
+    if dtype == np.float64:
+        exact = isinstance(thunk, (int, float, np.integer, np.floating))
+    else:
+        exact = dtype.kind in "iu" and isinstance(thunk, (int, np.integer)) and \
+            np.iinfo(dtype).min <= thunk <= np.iinfo(dtype).max
+    builtin = getattr(builtin_select, op.name, None)
+    return builtin is not None and builtin.func is op.func and op.name.startswith("value") and \
+        exact and bool(block.nvals)
+
+
+def _accepts_ewise_block(a, b, binop, kind, in_types, out_type, defaults):
+    # "add" and "mult" with a builtin op, both operands already of the op's input type.
+    same_types = a.values.dtype == in_types[0] and b.values.dtype == in_types[1] and \
+        in_types[0] == in_types[1]
+    return kind != "union" and _is_builtin(binop, builtin_binary, grb.binary) and same_types \
+        and bool(a.nvals and b.nvals) and _native(in_types[0]) and _native(out_type)
+
+
+def _accepts_transpose_block(block):
+    return bool(block.nvals) and _native(block.values.dtype)
+
+
+_ACCEPTS = {"spmv": _accepts_spmv, "spgemm": _accepts_spgemm,
+            "write_block": _accepts_write_block, "select_values": _accepts_select_values,
+            "ewise_block": _accepts_ewise_block, "transpose_block": _accepts_transpose_block}
+
+
+def accepts(kernel, *args, **kwargs):
+    """Whether this backend runs ``kernel`` on these arguments (the kernel's own); the plan
+    sends what it does not to the numpy backend."""
+    return _ACCEPTS[kernel](*args, **kwargs)

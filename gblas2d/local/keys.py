@@ -1,0 +1,98 @@
+"""Sorted-key primitives: the searches, merges and reductions by key that the kernels, the
+exchange and the containers share. Arrays in, arrays out, no communication.
+
+A key is a position in a piece, or ``row * ncols + col`` in a block; every function here
+keeps keys sorted and unique where it says so, so two lists merge without a sort.
+"""
+
+import numpy as np
+
+from ..semirings.dtypes import lookup_dtype
+
+__all__ = ["expand_rows", "merge_disjoint", "reduce_by_key", "reduce_scattered", "reduce_sorted",
+           "run_starts", "sorted_isin", "sorted_union"]
+
+
+def expand_rows(indptr, rows):
+    """Positions in the storage arrays of every entry of ``rows`` and, per entry, which of
+    ``rows`` it came from."""
+    starts = indptr[rows]
+    lengths = indptr[rows + 1] - starts
+    owner = np.repeat(np.arange(len(rows), dtype=np.int64), lengths)
+    pos = np.arange(int(lengths.sum()), dtype=np.int64) + \
+        np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
+    return pos, owner
+
+
+def sorted_isin(a, b):
+    """Which of the sorted unique keys ``a`` are in the sorted unique keys ``b``: a binary
+    search of each, where ``np.isin`` would hash both arrays (numpy 2.x), several times slower
+    on millions of keys."""
+    if len(b) == 0:
+        return np.zeros(len(a), dtype=bool)
+    pos = np.searchsorted(b, a)
+    return b[np.minimum(pos, len(b) - 1)] == a
+
+
+def sorted_union(a, b):
+    """The sorted union of the sorted unique keys ``a`` and ``b``."""
+    return np.sort(np.concatenate([a, b[~sorted_isin(b, a)]]))
+
+
+def run_starts(keys):
+    """Where each run of equal values begins in the sorted ``keys`` (``np.r_`` would do it with
+    a Python-level parse per call, which shows in a BFS's per-level cost)."""
+    first = np.empty(len(keys), dtype=bool)
+    if len(keys):
+        first[0] = True
+        np.not_equal(keys[1:], keys[:-1], out=first[1:])
+    return np.flatnonzero(first)
+
+
+def reduce_sorted(keys, vals, monoid):
+    """Reduce runs of equal ``keys`` (already sorted) with ``monoid``: unique keys, values."""
+    if len(keys) == 0:
+        return keys, monoid.reduceat(vals, keys[:0])
+    starts = run_starts(keys)
+    return keys[starts], monoid.reduceat(vals, starts)
+
+
+def reduce_by_key(keys, vals, monoid):
+    """Sort by ``keys`` (stably) and reduce duplicates with ``monoid``."""
+    order = np.argsort(keys, kind="stable")
+    return reduce_sorted(keys[order], vals[order], monoid)
+
+
+def reduce_scattered(keys, vals, monoid, size):
+    """``reduce_by_key`` for keys in ``[0, size)``. Many products with a ufunc (or ``any``)
+    monoid fold into a dense scratch array with ``ufunc.at``, in input order as the stable sort
+    would, without the sort's O(k log k); few products keep the sort, which costs nothing per
+    output."""
+    if (monoid.ufunc is None and not monoid.is_any) or len(keys) * 16 < size:
+        return reduce_by_key(keys, vals, monoid)
+    t = monoid.output_type(lookup_dtype(vals.dtype))
+    vals = vals.astype(t.np_type, copy=False)
+    if monoid.is_any:
+        # any candidate will do: the last one written to each position
+        dense = np.empty(size, dtype=t.np_type)
+        dense[keys] = vals
+    else:
+        dense = np.full(size, monoid.identity_of(t), dtype=t.np_type)
+        with np.errstate(all="ignore"):
+            monoid.ufunc.at(dense, keys, vals)
+    hit = np.zeros(size, dtype=bool)
+    hit[keys] = True
+    idx = np.flatnonzero(hit)
+    return idx, dense[idx]
+
+
+def merge_disjoint(a_keys, a_vals, b_keys, b_vals):
+    """Two sorted key lists with no key in common, merged: each entry's place is its rank in
+    its own list plus the number of the other list's keys below it (no sort)."""
+    keys = np.empty(len(a_keys) + len(b_keys), dtype=np.int64)
+    vals = np.empty(len(keys), dtype=np.result_type(a_vals, b_vals))
+    at_a = np.arange(len(a_keys)) + np.searchsorted(b_keys, a_keys)
+    at_b = np.arange(len(b_keys)) + np.searchsorted(a_keys, b_keys)
+    keys[at_a], keys[at_b] = a_keys, b_keys
+    vals[at_a], vals[at_b] = a_vals, b_vals
+    return keys, vals

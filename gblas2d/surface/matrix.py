@@ -1,0 +1,763 @@
+"""Distributed sparse Matrix: one 2D block per rank.
+
+Rank (i, j) stores block (i, j): rows of row block i, columns of column block j (see grid.py).
+The block (``block.Block``) keeps its entries as CSR with local indices and makes other views
+on first use. ``nrows``, ``ncols``, ``dtype`` and ``nvals`` are replicated.
+"""
+
+from contextlib import nullcontext
+
+import numpy as np
+
+from ..dist import redistribute as redist
+from ..dist.grid import collective, default_grid
+from ..exceptions import (
+    DimensionMismatch,
+    DomainMismatch,
+    IndexOutOfBound,
+    InvalidValue,
+    NotImplementedException,
+)
+from ..local import backends
+from ..local.block import Block
+from ..local.keys import reduce_sorted, run_starts
+from ..local.piece import Piece
+from ..semirings import binary, monoid, semiring
+from ..semirings.dtypes import FP64, lookup_dtype
+from . import build as _build
+from . import formats as _formats
+from . import shape as _shape
+from .agg import Aggregator
+from .automethods import computed
+from .container import Container
+from .expr import (
+    MatrixExpression,
+    VectorExpression,
+    as_op,
+    check_domain,
+    check_size,
+    mxm_expression,
+    mxv_expression,
+)
+from .indexing import EMPTY, assign
+from .infix import ScalarLike, matmul
+from .inputs import (
+    FirstOnlyMonoid,
+    LengthMismatch,
+    agreed_dtype,
+    checked,
+    dense_fill,
+    index_array,
+    scalar_dtype,
+    values_array,
+)
+from .matrix_views import TransposedMatrix, index_expr
+from .vector import Vector
+
+__all__ = ["Matrix"]
+
+_names = iter(range(10**12))
+
+
+class Matrix(Container):
+    """A distributed sparse matrix.
+
+    Parameters
+    ----------
+    dtype : dtype-like, default FP64
+    nrows, ncols : int
+    name : str, optional
+    grid : Grid, optional (the default grid)
+
+    Examples
+    --------
+    >>> A = Matrix.from_coo([0, 1], [1, 2], [1.0, 2.0], nrows=3, ncols=3)
+    >>> A.nvals, A.shape
+    (2, (3, 3))
+    """
+
+    def __init__(self, dtype=FP64, nrows=0, ncols=0, *, name=None, grid=None):
+        self.grid = grid or default_grid()
+        self.dtype = lookup_dtype(dtype)
+        nrows, ncols = int(nrows), int(ncols)
+        if nrows < 0 or ncols < 0:
+            raise InvalidValue(f"Matrix dimensions must be non-negative, got {nrows}x{ncols}")
+        self.grid.comm.check_replicated("Matrix", str(self.dtype), nrows, ncols)
+        self._nrows, self._ncols = nrows, ncols
+        self._row_lo, row_hi = self.grid.row_block(nrows)
+        self._col_lo, col_hi = self.grid.col_block(ncols)
+        self._block = Block.empty(row_hi - self._row_lo, col_hi - self._col_lo,
+                                  self.dtype.np_type)
+        self._nvals = 0
+        # Known to equal its transpose (a symmetric generator or Matrix Market file): A^T is
+        # then A's own blocks, with no all-to-all. Every write forgets it.
+        self._symmetric = False
+        self.name = name or f"M_{next(_names)}"
+
+    # ---- metadata ----
+    @property
+    def nrows(self):
+        return self._nrows
+
+    @property
+    def ncols(self):
+        return self._ncols
+
+    @property
+    def shape(self):
+        return (self._nrows, self._ncols)
+
+    @property
+    def nvals(self):
+        return self._nvals
+
+    @property
+    def T(self):
+        return TransposedMatrix(self)
+
+    def __repr__(self):
+        return f"<gblas2d.Matrix {self.name}: {self._nrows}x{self._ncols}, " \
+               f"nvals={self._nvals}, dtype={self.dtype}>"
+
+    # ---- this rank's part: what the products, the exchange and the backends read ----
+    @property
+    def block(self):
+        """This rank's ``Block`` (local CSR of rows of row block i, columns of column block j);
+        read-only: blocks never change, an operation installs a new one."""
+        return self._block
+
+    @property
+    def row_offset(self):
+        """Global index of this rank's first block row."""
+        return self._row_lo
+
+    @property
+    def col_offset(self):
+        """Global index of this rank's first block column."""
+        return self._col_lo
+
+    @property
+    def is_symmetric(self):
+        """Whether this matrix is known to equal its transpose (False: not known). A matrix
+        from a symmetric generator or file is, and so are ``apply``, value selects and
+        element-wise results of such matrices; any write forgets it."""
+        return self._symmetric
+
+    def mark_symmetric(self):
+        """Declare that this matrix equals its transpose, which the caller guarantees (the
+        generators and readers do for symmetric input). ``A.T`` then moves no entries. Local:
+        every rank calls it, or none."""
+        self._symmetric = True
+        if self.grid.nprocs == 1:
+            # The block is the whole matrix: its CSR is also its CSC.
+            self._block.symmetric = True
+
+    def local_block(self):
+        """(first global row, first global column, local rows, local cols, values); no copy.
+        A matrix whose entries share one value (a pattern) holds it once: its values are then
+        a read-only broadcast array."""
+        b = self._block
+        return self._row_lo, self._col_lo, b.rows, b.cols, b.values
+
+    # ---- construction ----
+    @classmethod
+    @collective
+    def from_coo(cls, rows, columns, values=1.0, dtype=None, *, nrows=None, ncols=None,
+                 dup_op=None, name=None, distributed=False, grid=None):
+        """Collective. Build from COO arrays.
+
+        With ``distributed=False`` every rank passes the same arrays (each keeps its block's
+        entries, no communication); with ``True`` each rank passes its share and entries travel
+        to their owners. Duplicates are combined with ``dup_op`` or rejected (InvalidValue).
+        """
+        grid = grid or default_grid()
+
+        def read_input():
+            r, c = index_array(rows, "row indices"), index_array(columns, "column indices")
+            for arr, given, what in ((r, nrows, "row"), (c, ncols, "column")):
+                if given is None and not arr.size and not distributed:
+                    raise InvalidValue(f"No {what} indices provided. Unable to infer "
+                                      f"n{what[:3]}s.")
+            v = values_array(values, dtype)
+            if r.shape != c.shape or v.ndim and len(v) != r.size:
+                raise LengthMismatch(f"`rows` and `columns` and `values` lengths must match: "
+                                     f"{r.size}, {c.size}, {len(v) if v.ndim else 1}")
+            return r, c, v
+
+        empty = np.empty(0, np.int64)
+        rows, columns, values = checked(grid, distributed, read_input,
+                                         (empty, empty, np.empty(0)))
+        if not distributed:
+            grid.comm.check_replicated("Matrix.from_coo", rows, columns, values, dtype, nrows,
+                                       ncols)
+        if values.ndim == 0 and dup_op is None:
+            dup_op = binary.any  # one value for all: repeats are one entry
+        if dtype is None and distributed:
+            dtype = agreed_dtype(grid, values, rows.size)
+        dtype = lookup_dtype(dtype if dtype is not None else values.dtype)
+        values = checked(grid, distributed, lambda: np.broadcast_to(
+            values.astype(dtype.np_type, copy=False), rows.shape), np.empty(0, dtype.np_type))
+        dims = [nrows, ncols]
+        for k, (given, arr) in enumerate(((nrows, rows), (ncols, columns))):
+            if given is None:
+                top = int(arr.max()) + 1 if arr.size else 0
+                dims[k] = int(grid.comm.allreduce(np.array([top]), "max")[0]) if distributed \
+                    else top
+        nrows, ncols = dims
+        out = cls(dtype, nrows, ncols, name=name, grid=grid)
+        # Distributed input: only this rank may see a bad index, so the outcome is agreed.
+        with grid.comm.agreed() if distributed else nullcontext():
+            for arr, n, what in ((rows, nrows, "row"), (columns, ncols, "column")):
+                if arr.size and (arr.min() < 0 or arr.max() >= n):
+                    bad = arr[(arr < 0) | (arr >= n)][0]
+                    raise IndexOutOfBound(f"{what} index {bad} out of range for Matrix of "
+                                          f"shape {nrows}x{ncols}")
+        if grid.nprocs > 1:
+            owners = grid.entry_owner(nrows, ncols, rows, columns)
+            if distributed:
+                rows, columns, values = redist.to_owners(grid, owners, rows, columns, values)
+            else:
+                mine = owners == grid.rank
+                rows, columns, values = rows[mine], columns[mine], values[mine]
+            del owners
+        # The keys replace the index arrays at once, so the build holds one copy of the input;
+        # computed in place, with no temporary arrays.
+        keys = rows * out._block.ncols
+        keys += columns
+        keys -= out._row_lo * out._block.ncols + out._col_lo
+        rows = columns = None
+        entries = [keys, values]
+        keys = values = None
+        out._set_from_entries(entries, dup_op)
+        return out
+
+    @classmethod
+    @collective
+    def from_vectors(cls, rows, columns, values=1.0, dtype=None, *, nrows=None, ncols=None,
+                     dup_op=None, name=None):
+        """Collective. Build from distributed Vectors: the entries of ``rows`` and ``columns``
+        at one position k (and of ``values`` there, when it is a Vector) give one entry
+        (row, column, value), as SuiteSparse's ``GxB_Matrix_build_Vector`` does.
+
+        Each rank sends only its own pieces to the entries' owners, so no rank ever holds a
+        whole vector (``from_coo`` with replicated input would). ``rows`` and ``columns`` must
+        hold entries at the same positions; an extension python-graphblas lacks.
+
+        Examples
+        --------
+        >>> import gblas2d as gb
+        >>> f = gb.Vector.from_coo([0, 1, 2], [2, 2, 0])
+        >>> u = f.apply(gb.indexunary.rowindex, 0).new()
+        >>> gb.Matrix.from_vectors(u, f, 1, nrows=3, ncols=3).to_coo()[1].tolist()
+        [2, 2, 0]
+        """
+        vectors = [rows, columns] + ([values] if hasattr(values, "local_piece") else [])
+        for v in vectors:
+            if not isinstance(v, Vector):
+                raise TypeError(f"from_vectors expects Vectors, got {type(v).__name__}")
+            check_size("from_vectors", v.size, rows.size, "Vector.size", "rows.size")
+        for v in (rows, columns):
+            if v.dtype.np_type.kind not in "iu":
+                raise DomainMismatch(f"row and column indices must be integers, got {v.dtype}")
+        grid = rows.grid
+        _, at, r = rows.local_piece()
+        _, col_at, c = columns.local_piece()
+        vals = values
+        if isinstance(values, Vector):
+            _, val_at, vals = values.local_piece()
+            dtype = dtype or values.dtype
+        with grid.comm.agreed():
+            if not np.array_equal(at, col_at) or (isinstance(values, Vector) and
+                                                  not np.array_equal(at, val_at)):
+                raise InvalidValue("from_vectors: rows, columns (and a values Vector) must "
+                                   "hold entries at the same positions")
+        return cls.from_coo(r, c, vals, dtype, nrows=nrows, ncols=ncols, dup_op=dup_op,
+                            name=name, distributed=True, grid=grid)
+
+    def _set_from_entries(self, entries, dup_op):
+        """Collective. Fill the block from local entry keys (row * ncols + col) and values,
+        combining duplicates. ``entries`` is a list [keys, values] that this method empties,
+        so that each array is freed as soon as its successor exists."""
+        keys, values = entries
+        entries.clear()
+        dup = None if dup_op is None else as_op(dup_op, "binary")
+        # Only a non-commutative dup_op (first, second, minus) needs duplicates kept in input
+        # order; otherwise the faster unstable sort will do.
+        stable = dup is not None and not dup.commutative
+        keys, values = _sort_keys(keys, values, stable=stable)
+        if len(keys) > 1 and (keys[1:] == keys[:-1]).any():
+            if dup is None:
+                raise InvalidValue("Duplicate indices found; give dup_op to combine them")
+            if values.strides == (0,) and _keeps(dup, values[:1]):
+                # One value broadcast (a pattern) whose repeats combine to itself: the unique
+                # keys keep it, with no array of values built and reduced.
+                keys = keys[run_starts(keys)]
+                values = np.broadcast_to(values[:1], keys.shape)
+            else:
+                keys, values = reduce_sorted(keys, values, dup.monoid or FirstOnlyMonoid(dup))
+        block = Block.from_keys(self._block.nrows, self._block.ncols, keys, values)
+        # The keys go before _install makes the values a whole array (the build's peak).
+        keys = values = None
+        self._install(block)
+
+    def _install(self, block):
+        """Collective. Install a new block once every rank has computed its own. A rank that
+        failed before it is heard of at the allreduce's guard (comm layer), so every rank
+        raises and the matrix is left unchanged."""
+        total = self.grid.comm.allreduce(np.array([block.nvals], dtype=np.int64))[0]
+        dtype = self.dtype.np_type
+        if block.is_iso:
+            # One value for every entry (a pattern) stays one value: 8 bytes an entry saved.
+            values = block.values if block.values.dtype == dtype else np.broadcast_to(
+                block.values[:1].astype(dtype), block.values.shape)
+        else:
+            values = np.ascontiguousarray(block.values, dtype=dtype)
+        # within_mask spoke of the write that made the block, not of writes that copy it.
+        block.within_mask = False
+        self._block = block if values is block.values else block.with_values(values)
+        self._nvals = int(total)
+        self._symmetric = False
+
+    @classmethod
+    @collective
+    def from_dense(cls, values, missing_value=None, *, dtype=None, name=None, grid=None):
+        """Collective. Build from a 2D array given identically on every rank."""
+        values = np.asarray(values)
+        if values.ndim == 0:
+            raise TypeError("Matrix.from_dense needs an array; for one value everywhere use "
+                            "Matrix.from_scalar")
+        if values.ndim != 2:
+            raise ValueError(f"A 2d array is required to create a dense Matrix; the array must "
+                             f"be 2d, got shape {values.shape}")
+        keep = np.ones(values.shape, bool) if missing_value is None else values != missing_value
+        r, c = np.nonzero(keep)
+        return cls.from_coo(r, c, values[r, c], dtype=dtype or values.dtype,
+                            nrows=values.shape[0], ncols=values.shape[1], name=name, grid=grid)
+
+    @classmethod
+    @collective
+    def from_scalar(cls, value, nrows, ncols, dtype=None, *, name=None, grid=None):
+        """Collective. Every position holds ``value``; each rank builds its own block, nothing
+        travels."""
+        value = getattr(value, "value", value)
+        out = cls(dtype or scalar_dtype(value), nrows, ncols, name=name, grid=grid)
+        b = out._block
+        keys = np.arange(b.nrows * b.ncols, dtype=np.int64)
+        out._install(Block.from_keys(b.nrows, b.ncols, keys,
+                                     np.full(len(keys), value, dtype=out.dtype.np_type)))
+        return out
+
+    @collective
+    def dup(self, dtype=None, *, clear=False, mask=None, name=None):
+        """Collective. A copy (optionally cast, emptied or masked)."""
+        out = Matrix(dtype or self.dtype, self._nrows, self._ncols, name=name, grid=self.grid)
+        if not clear:
+            out(mask=mask) << self
+        return out
+
+    def clear(self):
+        """Remove every entry."""
+        b = self._block
+        self._block = Block.empty(b.nrows, b.ncols, b.values.dtype)
+        self._nvals = 0
+        self._symmetric = False
+
+    # ---- output ----
+    @collective
+    def to_coo(self, dtype=None, *, rows=True, columns=True, values=True, sort=True):
+        """Collective. (rows, columns as uint64, values), sorted by (row, column), on every rank."""
+        r, c, v = self._block.global_coo(self._row_lo, self._col_lo)
+        comm = self.grid.comm
+        all_r = np.concatenate(comm.allgatherv(r))
+        all_c = np.concatenate(comm.allgatherv(c))
+        all_v = np.concatenate(comm.allgatherv(v.astype(
+            (lookup_dtype(dtype) if dtype else self.dtype).np_type))) if values else None
+        if sort:
+            order = np.lexsort((all_c, all_r))
+            all_r, all_c = all_r[order], all_c[order]
+            all_v = None if all_v is None else all_v[order]
+        return (all_r.astype(np.uint64) if rows else None,
+                all_c.astype(np.uint64) if columns else None, all_v if values else None)
+
+    @collective
+    def to_dense(self, fill_value=None, dtype=None):
+        """Collective. A full 2D numpy array (``fill_value`` required if entries are missing,
+        its type joining the Matrix's unless ``dtype`` is given)."""
+        fill, np_type = dense_fill(fill_value, dtype, self.dtype,
+                                   self._nvals == self._nrows * self._ncols)
+        r, c, v = self.to_coo(dtype)
+        out = np.full(self.shape, 0 if fill is None else fill, dtype=np_type)
+        out[r.astype(np.int64), c.astype(np.int64)] = v
+        return out
+
+    # ---- the hooks of Container's operations (``container.py``) ----
+    def _local_entries(self):
+        return self._block.keys(), self._block.values
+
+    def _local_part(self):
+        return self._block
+
+    def _local_values(self):
+        return self._block.values
+
+    def _entry_positions(self):
+        b = self._block
+        return b.rows + self._row_lo, b.cols + self._col_lo
+
+    def _lazy(self, method, args, dtype, compute, *, symmetric=False, rebind=None):
+        return MatrixExpression(method, args, dtype, self._nrows, self._ncols, compute,
+                                self.grid, rebind=rebind, symmetric=self._symmetric and symmetric)
+
+    # ---- assignment ----
+    def _check_mask(self, mask):
+        if isinstance(mask.parent, Vector):
+            return  # for a row or column assign, C(m)[i, J]: checked there (indexing.py)
+        if not isinstance(mask.parent, Matrix):
+            raise TypeError(f"Mask object must be type Matrix, got {type(mask.parent).__name__}")
+        if mask.parent.shape != self.shape:
+            raise DimensionMismatch(f"Mask.shape (={mask.parent.shape}) must equal "
+                                    f"Matrix.shape (={self.shape})")
+
+    def _update(self, other, mask, accum, replace, opts):
+        """Collective. ``self(mask, accum, replace) << other``."""
+        if other is None:
+            raise TypeError("Assignment value must be a valid expression type, not None")
+        if mask is not None and isinstance(mask.parent, Vector):
+            raise TypeError("Mask object must be type Matrix; a Vector mask goes with a row or "
+                            "column assign, C(m)[i, :] << v")
+        if hasattr(other, "_as_expression"):
+            other = other._as_expression()
+        if isinstance(other, TransposedMatrix):
+            other = other._materialize_expr()
+        if isinstance(other, Matrix):
+            other = other._identity_expr()
+        if not isinstance(other, MatrixExpression):
+            self._assign_scalar(other, mask, accum, replace)
+            return
+        if other.shape != self.shape:
+            raise DimensionMismatch(f"input shape (={other.shape}) must equal output "
+                                    f"Matrix.shape (={self.shape})")
+        if accum is not None:
+            check_domain(accum, self.dtype, other.dtype)
+        result = other._compute(mask, opts)
+        if isinstance(result, Block) and accum is None and (mask is None or (
+                result.within_mask and (replace or self._nvals == 0))):
+            # A whole new block replaces the old one: installed as it is, arrays and all.
+            block = result
+        else:
+            t = result if isinstance(result, Block) else \
+                Block.from_keys(self._block.nrows, self._block.ncols, *result)
+            block = backends.run(
+                "write_block", self._block, t, None if mask is None else mask.block_mask(),
+                accum, replace, self.dtype.np_type)
+        self._install(block)
+        if other.symmetric and mask is None and accum is None:
+            self.mark_symmetric()
+
+    def _identity_expr(self):
+        # Blocks never change, so the expression holds this one, not a copy of its arrays.
+        snapshot = self._block
+        return MatrixExpression("identity", (self,), self.dtype, self._nrows, self._ncols,
+                                lambda mask, opts: snapshot, self.grid,
+                                symmetric=self._symmetric)
+
+    def _assign_scalar(self, value, mask, accum, replace):
+        """``A(mask) << scalar``: the scalar at every position the (structural) mask allows."""
+        value = getattr(value, "value", value)
+        if mask is None or mask.complement:
+            raise NotImplementedException("Assigning a scalar to a Matrix needs a "
+                                          "non-complemented mask")
+        m = mask.parent._block
+        keys = m.keys() if mask.structure else m.keys()[m.values != 0]
+        t_type = scalar_dtype(value)
+        snapshot = (keys, np.full(len(keys), value, dtype=t_type.np_type))
+        expr = MatrixExpression("assign", (self,), t_type, self._nrows, self._ncols,
+                                lambda mask, opts: snapshot, self.grid)
+        self._update(expr, mask, accum, replace, {})
+
+    def __getitem__(self, index):
+        return index_expr(self, index)
+
+    def __setitem__(self, index, value):
+        self()[index] << value
+
+    def _assign(self, index, value, mask, accum, replace):
+        """Collective. ``C(mask, accum, replace)[rows, cols] << value``: GrB_assign, with the
+        row and column forms (``indexing.py``)."""
+        assign(self, index, value, mask, accum, replace)
+
+    def _subassign(self, index, value, mask, accum, replace):
+        """Collective. ``C[rows, cols](mask, accum, replace) << value``: GxB_subassign, whose
+        mask has the region's shape (``indexing.py``)."""
+        assign(self, index, value, mask, accum, replace, submask=True)
+
+    @collective
+    def __delitem__(self, index):
+        """Collective. Remove the entries stored at ``index``: one element (``del A[i, j]``),
+        a row, a column or a submatrix."""
+        assign(self, index, EMPTY, None, None, False)
+
+    @collective
+    def get(self, row, col, default=None):
+        """Collective. The value at (row, col), or ``default`` when none is stored."""
+        element = self[row, col]
+        if not isinstance(element, ScalarLike):
+            raise ValueError("Bad row, col arguments in Matrix.get(...).  Indices should get a "
+                             "single element, which will be extracted as a Python scalar.")
+        value = element.new().value
+        return default if value is None else value
+
+    @property
+    def ndim(self):
+        return 2
+
+    def wait(self, how="materialize"):
+        """Nothing to wait for: every operation has completed when its call returns (python-
+        graphblas's ``wait`` finishes pending work)."""
+        if how not in ("materialize", "complete"):
+            raise ValueError(f'`how` argument must be "materialize" or "complete"; got {how!r}')
+        return self
+
+    @collective
+    def __iter__(self):
+        """Collective. The (row, column) of each stored entry, by row (``list(A)``, as in
+        python-graphblas); ``(i, j) in A`` tests one position."""
+        rows, columns, _ = self.to_coo(values=False)
+        return zip(rows.flat, columns.flat, strict=True)
+
+    # ---- element-wise ----
+    def _ewise_local(self, other, binop, kind, types, out_type, defaults):
+        a, b = self._block, other._block
+        if binop.index_aware:
+            return _positional_ewise(self, other, binop, kind, types, defaults, out_type)
+        if a.shares_structure(b):
+            # Every entry is in both (S = A + A^T of a symmetric A): the op runs over the
+            # values alone, on the shared structure, for any kind.
+            return _paired_values(a, b, binop, types, out_type)
+        return backends.run("ewise_block", a, b, binop, kind, types, out_type.np_type, defaults)
+
+    def __matmul__(self, other):
+        """``A @ v`` (``mxv``) or ``A @ B`` (``mxm``), lazy: over plus_times, or
+        ``semiring.min_plus(A @ B)``."""
+        return matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return matmul(other, self)
+
+    def _select_values(self, op, thunk):
+        return backends.run("select_values", self._block, op, thunk)
+
+    # ---- reductions ----
+    def _reduce_axis(self, op, axis):
+        mon = as_op(op, "monoid")
+        out_type = check_domain(mon, self.dtype)
+        a = self
+        n = self._nrows if axis == "row" else self._ncols
+
+        def compute(mask, opts):
+            from ..dist.exchange import fold_segment
+
+            b = a._block
+            if axis == "row":
+                idx, vals = reduce_sorted(b.rows, b.values, mon)
+            else:
+                ptr, rows, vals = b.csc
+                cols = np.repeat(np.arange(b.ncols, dtype=np.int64), np.diff(ptr))
+                idx, vals = reduce_sorted(cols, vals, mon)
+            vals = vals.astype(out_type.np_type, copy=False)
+            idx, vals, _ = fold_segment(a.grid, n, idx, vals, mon, out_type.np_type, axis)
+            lo, hi = a.grid.piece(n)
+            return Piece.from_entries(hi - lo, idx, vals, out_type.np_type)
+
+        name = "reduce_rowwise" if axis == "row" else "reduce_columnwise"
+        return VectorExpression(name, (self, mon), out_type, n, compute, self.grid)
+
+    def reduce_rowwise(self, op=monoid.plus):
+        """Collective when computed. w(i) = (+)_j A(i, j); a fold along row_comm. ``op``: a
+        monoid or an aggregator (``gb.agg``)."""
+        if isinstance(op, Aggregator):
+            return op.reduce(self, "reduce_rowwise")
+        return self._reduce_axis(op, "row")
+
+    def reduce_columnwise(self, op=monoid.plus):
+        """Collective when computed. w(j) = (+)_i A(i, j); a fold along col_comm."""
+        if isinstance(op, Aggregator):
+            return op.reduce(self, "reduce_columnwise")
+        return self._reduce_axis(op, "col")
+
+    def reduce_scalar(self, op=monoid.plus, *, allow_empty=True):
+        """Collective when computed. (+) of every entry, as a Scalar expression."""
+        if isinstance(op, Aggregator):
+            return op.reduce(self, "reduce_scalar", allow_empty=allow_empty)
+        return self._reduce_all(op, "reduce_scalar", allow_empty)
+
+    # ---- products ----
+    def mxv(self, other, op=semiring.plus_times):
+        """``A (+).(x) v``: y(i) = (+)_k A(i, k) (x) v(k). The engine picks push or pull."""
+        return mxv_expression(self, other, op, "mxv", x_first=False)
+
+    def _vxm_expr(self, vector, op):
+        return mxv_expression(self, vector, op, "vxm", x_first=True)
+
+    def mxm(self, other, op=semiring.plus_times):
+        """``A (+).(x) B``: C(i, j) = (+)_k A(i, k) (x) B(k, j), by gathering B's rows for a
+        tall and skinny B or by SUMMA stages for square operands (``dist/products.py``)."""
+        if isinstance(other, TransposedMatrix):
+            other = other.new()
+        return mxm_expression(self, other, op)
+
+    def _transpose_entries(self):
+        """Collective. This rank's block of A^T, a Block.
+
+        Entries leave in column-major (CSC) order, which is row-major for A^T, so what arrives
+        from each rank is already sorted; on a 1 x C grid the sources hold disjoint row ranges
+        of A^T and their concatenation is the CSR as it stands."""
+        b = self._block
+        grid = self.grid
+        if self._symmetric:
+            # A^T = A, and a square matrix's blocks lie the same way on any grid.
+            return b
+        if grid.nprocs == 1:
+            # The block is the whole matrix and its CSC is A^T's CSR.
+            return backends.run("transpose_block", b)
+        ptr, r, v = b.csc
+        c_local = np.repeat(np.arange(b.ncols, dtype=np.int64), np.diff(ptr))
+        # The owner of A^T's entry (c, r): a grid row from c, a grid column from r. Every column
+        # c of this block has one grid row, so it is found per column, not per entry; r meets
+        # only the few column blocks its row block spans.
+        t_rows = self._col_lo + np.arange(b.ncols, dtype=np.int64)
+        grid_row = grid.row_block_of(self._ncols, t_rows).astype(np.int16)
+        col_bounds = [grid.col_block(self._nrows, j)[0] for j in range(1, grid.ncols)]
+        grid_col = np.searchsorted(np.array(col_bounds, dtype=np.int64) - self._row_lo, r,
+                                   side="right").astype(np.int16)
+        owners = np.repeat(grid_row * np.int16(grid.ncols), np.diff(ptr)) + grid_col
+        # One global key per entry travels instead of a row and a column: a third less volume.
+        keys, vals = redist.to_owners(grid, owners, (c_local + self._col_lo) * self._nrows +
+                                      r + self._row_lo, v)
+        lo_r, hi_r = grid.row_block(self._ncols)
+        lo_c, hi_c = grid.col_block(self._nrows)
+        if len(keys) > 1 and not (keys[1:] > keys[:-1]).all():
+            keys, vals = _sort_keys(keys, vals)
+        rows, cols = np.divmod(keys, self._nrows)
+        rows -= lo_r
+        cols -= lo_c
+        t_ptr = np.zeros(hi_r - lo_r + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=hi_r - lo_r), out=t_ptr[1:])
+        return Block(hi_r - lo_r, hi_c - lo_c, t_ptr, cols, vals, rows=rows)
+
+    # ---- shape (shape.py) ----
+    def kronecker(self, other, op=binary.times):
+        """``C(ia*mB + ib, ja*nB + jb) = A(ia, ja) op B(ib, jb)``; ``op`` a BinaryOp or Monoid.
+        Collective when computed: B's blocks pass round the ranks, one a stage."""
+        other = computed(other)
+        if isinstance(other, TransposedMatrix):
+            other = other.new()  # formed first (collective), as the element-wise methods do
+        return _shape.kronecker(self, other, op)
+
+    @collective
+    def diag(self, k=0, dtype=None, *, name=None):
+        """Collective. Diagonal ``k`` as a new Vector: ``d(i) = A(i, i + k)`` (``A(i - k, i)``
+        for ``k < 0``), as python-graphblas's ``Matrix.diag``."""
+        return _shape.diagonal(self, k).new(dtype, name=name)
+
+    def power(self, n, op=semiring.plus_times):
+        """``A^n`` over a semiring by repeated squaring; n = 0 gives the multiply's identity
+        on the diagonal. Collective when computed."""
+        return _shape.power(self, n, op)
+
+    @collective
+    def resize(self, nrows, ncols):
+        """Collective. Change the shape in place: entries outside it are dropped, the others
+        move to their owners under the new shape."""
+        nrows, ncols = _shape.dimension(nrows, "nrows"), _shape.dimension(ncols, "ncols")
+        self._install(_shape.resized_block(self, nrows, ncols))
+        self._nrows, self._ncols = nrows, ncols
+        self._row_lo, self._col_lo = self.grid.row_block(nrows)[0], self.grid.col_block(ncols)[0]
+
+    @collective
+    def build(self, rows, columns, values, *, dup_op=None, clear=False, nrows=None,
+              ncols=None):
+        """Collective. ``from_coo``'s entries into this Matrix, which must be empty
+        (``clear=True`` empties it first; ``nrows``, ``ncols`` resize it)."""
+        shape = None if nrows is None and ncols is None else \
+            (self._nrows if nrows is None else nrows, self._ncols if ncols is None else ncols)
+        _build.build(self, (rows, columns, values), dup_op, clear, shape)
+
+    @collective
+    def setdiag(self, values, k=0, *, mask=None, accum=None):
+        """Collective. ``A(i, i + k) = values(i)``: a scalar, a Vector or an array of the
+        diagonal's length (``build.py``)."""
+        _build.setdiag(self, values, k, mask, accum)
+
+    def reposition(self, row_offset, column_offset, *, nrows=None, ncols=None):
+        """``C(i + row_offset, j + column_offset) = A(i, j)`` in a Matrix of ``nrows`` x
+        ``ncols`` (A's shape by default), entries moved outside dropped: a lazy expression,
+        collective when computed (one alltoallv)."""
+        return _shape.reposition(self, (row_offset, column_offset), (
+            self._nrows if nrows is None else nrows, self._ncols if ncols is None else ncols))
+
+    # CSR, CSC, DCSR, DCSC, nested dicts and edge lists in and out, whole on every rank
+    # (formats.py)
+    from_csr = classmethod(_formats.from_csr)
+    from_csc = classmethod(_formats.from_csc)
+    from_dcsr = classmethod(_formats.from_dcsr)
+    from_dcsc = classmethod(_formats.from_dcsc)
+    from_dicts = classmethod(_formats.from_dicts)
+    from_edgelist = classmethod(_formats.from_edgelist)
+    to_csr, to_csc = _formats.to_csr, _formats.to_csc
+    to_dcsr, to_dcsc = _formats.to_dcsr, _formats.to_dcsc
+    to_dicts, to_edgelist = _formats.to_dicts, _formats.to_edgelist
+
+
+def _keeps(op, value):
+    """Whether ``op(v, v) == v`` for the one-element array ``value``: then any run of repeats
+    of v combines to v (min, max, any, first, ... but not plus)."""
+    with np.errstate(all="ignore"):
+        return bool(np.all(op.evaluate(value, value) == value))
+
+
+def _paired_values(a, b, binop, types, out_type):
+    """``op(a, b)`` of two blocks with one structure, as a block on that structure. Two iso
+    blocks give an iso block: the op runs once."""
+    if a.is_iso and b.is_iso:
+        one = binop.evaluate(a.values[:1].astype(types[0]), b.values[:1].astype(types[1]))
+        return a.with_values(np.broadcast_to(one.astype(out_type.np_type), a.values.shape))
+    values = binop.evaluate(a.values.astype(types[0], copy=False),
+                            b.values.astype(types[1], copy=False))
+    return a.with_values(values.astype(out_type.np_type, copy=False))
+
+
+def _sort_keys(keys, vals, *, stable=True):
+    """Sort entries by key; ``stable=False`` (faster) where keys are unique. Values that are
+    one scalar broadcast (a pattern) need no reordering: the keys, this caller's own array,
+    are then sorted in place, with no permutation held."""
+    if vals.ndim == 1 and vals.strides == (0,):
+        keys.sort()
+        return keys, vals
+    order = np.argsort(keys, kind="stable" if stable else None)
+    return keys[order], vals[order]
+
+
+
+
+def _positional_ewise(a, b, binop, kind, types, defaults, out_type):
+    """This rank's block of an element-wise op whose value is where the entry sits (firsti,
+    secondj, ...): the same for both operands. Where only one operand has an entry, ewise_add
+    keeps its value (cast), as GraphBLAS does; ewise_union applies the op everywhere."""
+
+    def structure(kind):
+        block = backends.run("ewise_block", a._block, b._block, binary.first, kind, types,
+                             out_type.np_type, defaults)
+        return block if isinstance(block, Block) else \
+            Block.from_keys(a._block.nrows, a._block.ncols, *block)
+
+    block = structure(kind)
+    both = structure("mult") if kind == "add" else block
+    rows, cols = both.rows + a._row_lo, both.cols + a._col_lo
+    zeros = np.zeros(len(rows), dtype=np.int64)
+    positions = binop.evaluate(zeros, zeros, rows, cols, rows, cols)
+    values = block.values.astype(out_type.np_type)
+    values[np.searchsorted(block.keys(), both.keys())] = positions
+    return block.with_values(values)
+
+MatrixExpression.output_class = Matrix

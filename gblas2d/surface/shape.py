@@ -1,0 +1,403 @@
+"""Operations that make or change a shape: ``A.kronecker(B)``, ``A.diag(k)``, ``A.power(n)``,
+``u.outer(v)``, a Vector spread over a Matrix (``A + v``), ``resize`` of a Matrix or a
+Vector in place and ``reposition`` (a shifted copy).
+
+Each builds the result's local part on the rank that will own it, or sends each entry there
+from the rank that made it; no rank ever holds a whole operand. ``matrix.py`` and ``vector.py``
+hook these functions in as methods, so this module imports neither.
+"""
+
+import operator
+
+import numpy as np
+
+from ..dist import redistribute as redist
+from ..dist.exchange import gather_segment
+from ..dist.products import mxm_compute
+from ..exceptions import InvalidValue, NotImplementedException
+from ..local import backends
+from ..local.block import Block
+from ..local.piece import Piece
+from .expr import (
+    MatrixExpression,
+    VectorExpression,
+    as_op,
+    check_domain,
+    check_size,
+    ewise_input_types,
+)
+
+__all__ = ["broadcast", "diagonal", "dimension", "kronecker", "outer", "power", "reposition",
+           "resized_block", "resized_piece"]
+
+
+def _integer(value, what):
+    """``value`` (an int, a numpy integer or a Scalar) as an int; TypeError otherwise."""
+    value = getattr(value, "value", value)
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{what} must be an integer, got {type(value).__name__}") from None
+
+
+def dimension(value, what):
+    """A new dimension for ``resize``: a non-negative integer."""
+    n = _integer(value, what)
+    if n < 0:
+        raise InvalidValue(f"{what} must be non-negative, got {n}")
+    return n
+
+
+def _sorted(keys, vals):
+    order = np.argsort(keys)
+    return keys[order], vals[order]
+
+
+def _find_in_rows(block, rows, cols):
+    """(found, position) of entry (``rows[t]``, ``cols[t]``) (block-local) in the block's CSR:
+    a binary search inside each row, all rows at once: O(len(rows) log(longest row))."""
+    ptr, block_cols, _ = block.csr
+    lo, hi = ptr[rows], ptr[rows + 1]
+    if not len(block_cols):
+        return np.zeros(len(rows), dtype=bool), lo
+    end = hi
+    while (active := lo < hi).any():
+        mid = (lo + hi) // 2
+        less = block_cols[np.minimum(mid, len(block_cols) - 1)] < cols
+        lo = np.where(active & less, mid + 1, lo)
+        hi = np.where(active & ~less, mid, hi)
+    found = (lo < end) & (block_cols[np.minimum(lo, len(block_cols) - 1)] == cols)
+    return found, lo
+
+
+# ---- kronecker ----
+def kronecker(A, B, op):
+    """``C = kron(A, B)``: ``C(ia * mB + ib, ja * nB + jb) = A(ia, ja) op B(ib, jb)``, of shape
+    ``(mA * mB, nA * nB)``; ``op`` a BinaryOp or a Monoid (its op), as in python-graphblas.
+
+    Collective when computed: A stays where it is and B's blocks pass round the ring of ranks,
+    one a stage (P stages). At each stage a rank pairs its A entries with the B block it holds
+    and sends the products to their owners (an alltoallv), so it holds one B block at a time.
+    Cost per rank: O(nnz(A_p) nnz(B)) products made, O(nnz(C) / P) kept, nnz(B) received.
+
+    Examples
+    --------
+    >>> A = Matrix.from_coo([0, 1], [1, 0], [1, 2], nrows=2, ncols=2)
+    >>> B = Matrix.from_coo([0], [0], [10], nrows=1, ncols=2)
+    >>> A.kronecker(B, binary.minus).new().to_coo()[2].tolist()
+    [-9, -8]
+    """
+    if not isinstance(B, MatrixExpression.output_class):
+        raise TypeError(f"kronecker expects a Matrix, got {type(B).__name__}")
+    binop = as_op(op, "binary")
+    out_type = check_domain(binop, A.dtype, B.dtype)
+    nrows, ncols = A.nrows * B.nrows, A.ncols * B.ncols
+
+    def compute(mask, opts):
+        grid = A.grid
+        if not (A.nvals and B.nvals):
+            return np.empty(0, dtype=np.int64), np.empty(0, dtype=out_type.np_type)
+        a_rows, a_cols, a_vals = A.block.global_coo(A.row_offset, A.col_offset)
+        b = B.block
+        # B's entries as one global key each (row * B.ncols + col) and their values.
+        b_keys = (b.rows + B.row_offset) * B.ncols + (b.cols + B.col_offset)
+        b_vals = np.ascontiguousarray(b.values)
+        me, p = grid.rank, grid.nprocs
+        keys, vals = [], []
+        for stage in range(p):
+            if stage:
+                # B's blocks move one rank down the ring: at stage s this rank holds rank
+                # (me + s) % p's block.
+                b_keys = grid.comm.sendrecv(b_keys, (me - 1) % p, (me + 1) % p)
+                b_vals = grid.comm.sendrecv(b_vals, (me - 1) % p, (me + 1) % p)
+            rows, cols, products = _kronecker_pairs(a_rows, a_cols, a_vals, b_keys, b_vals, B,
+                                                    binop)
+            got = redist.to_blocks(grid, nrows, ncols, rows, cols,
+                             products.astype(out_type.np_type, copy=False))
+            keys.append(got[0])
+            vals.append(got[1])
+        # Every (A entry, B entry) pair lands on one position, so the keys are unique.
+        return _sorted(np.concatenate(keys), np.concatenate(vals))
+
+    return MatrixExpression("kronecker", (A, B, binop), out_type, nrows, ncols, compute,
+                            A.grid)
+
+
+def _kronecker_pairs(a_rows, a_cols, a_vals, b_keys, b_vals, B, binop):
+    """Every pair of the given A and B entries: global (rows, cols) in C, and ``a op b``."""
+    na, nb = len(a_vals), len(b_vals)
+    ia, ja = np.repeat(a_rows, nb), np.repeat(a_cols, nb)
+    ib, jb = np.divmod(np.tile(b_keys, na), B.ncols)
+    x, y = np.repeat(a_vals, nb), np.tile(b_vals, na)
+    products = binop.evaluate(x, y, ia, ja, ib, jb) if binop.index_aware else \
+        binop.evaluate(x, y)
+    return ia * B.nrows + ib, ja * B.ncols + jb, products
+
+
+# ---- diagonal of a Matrix ----
+def diagonal(A, k, *, transposed=False):
+    """Diagonal ``k`` of A (of A.T with ``transposed``, which is A's diagonal ``-k``) as a
+    VectorExpression: ``d(i) = A(i, i + k)`` for ``k >= 0``, ``d(i) = A(i - k, i)`` below the
+    main diagonal; of size ``min(ncols - k, nrows)`` (``min(nrows + k, ncols)`` for ``k < 0``),
+    at least 0, as python-graphblas's ``Matrix.diag``.
+
+    Collective when computed (one alltoallv of the diagonal's entries). A rank searches only
+    the rows of its block that the diagonal crosses, by bisection inside each row: O(d log
+    degree) for d such rows, never a pass over the whole block.
+
+    Examples
+    --------
+    >>> A = Matrix.from_coo([0, 1, 2], [1, 2, 0], [1, 2, 3], nrows=3, ncols=3)
+    >>> A.diag(1).to_coo()[1].tolist()
+    [1, 2]
+    """
+    k = _integer(k, "k")
+    k = -k if transposed else k
+    size = max(0, min(A.nrows + k, A.ncols) if k < 0 else min(A.ncols - k, A.nrows))
+    dtype = A.dtype.np_type
+
+    def compute(mask, opts):
+        grid, b = A.grid, A.block
+        row_lo, col_lo = A.row_offset, A.col_offset
+        # The rows r of this block whose diagonal column r + k lies in the block's columns.
+        first = max(row_lo, col_lo - k)
+        rows = np.arange(first, max(first, min(row_lo + b.nrows, col_lo + b.ncols - k)),
+                         dtype=np.int64)
+        found, pos = _find_in_rows(b, rows - row_lo, rows + k - col_lo)
+        at = rows[found] + min(k, 0)
+        # Indexing the values array (not values_at) spreads an iso block's one value out.
+        at, vals = redist.to_owners(grid, grid.owner(size, at), at, b.values[pos[found]])
+        # Already sorted: blocks arrive in rank order, row-major over the grid, and along
+        # the diagonal a later grid row or a later grid column holds later positions.
+        lo, hi = grid.piece(size)
+        return Piece.from_entries(hi - lo, at - lo, vals, dtype)
+
+    return VectorExpression("diag", (A, k), A.dtype, size, compute, A.grid)
+
+
+# ---- power ----
+def _exponent(n):
+    """``n`` as an int, as python-graphblas takes it (an integral float too)."""
+    n = getattr(n, "value", n)
+    try:
+        return operator.index(n)
+    except TypeError:
+        if isinstance(n, float) and n.is_integer():
+            return int(n)
+    raise TypeError(f"n must be a nonnegative integer; got bad type: {type(n)}")
+
+
+def power(A, n, op):
+    """``A^n`` over the semiring ``op`` by repeated squaring, as python-graphblas's
+    ``Matrix.power``: the result has A's dtype, the products run in the semiring typed to A's
+    dtype, and ``n = 0`` gives the diagonal of the multiply's identity (its monoid's).
+
+    Collective when computed: about log2(n) squarings and popcount(n) - 1 further products,
+    the intermediates made as Matrices; the last product is written under the output's mask.
+
+    Examples
+    --------
+    >>> A = Matrix.from_coo([0, 1], [1, 0], [2, 3], nrows=2, ncols=2)
+    >>> A.power(3).new().to_coo()[2].tolist()
+    [12, 18]
+    """
+    check_size("power", A.nrows, A.ncols, "Matrix.nrows", "Matrix.ncols")
+    n = _exponent(n)
+    if n < 0:
+        raise ValueError(f"n must be a nonnegative integer; got: {n}")
+    sr = as_op(op, "semiring")
+    check_domain(sr, A.dtype, A.dtype)
+    if sr.type is None:
+        sr = sr[A.dtype]
+    if n == 0 and sr.binaryop.monoid is None:
+        raise ValueError(f"Binary operator of {sr!r} semiring does not have a monoid with an "
+                         "identity. When n=0, the result is a diagonal matrix with values "
+                         "equal to the identity of the binaryop, so the binaryop must be "
+                         "associated with a monoid.")
+
+    def compute(mask, opts):
+        if n == 0:
+            return _identity_entries(A, sr.binaryop.monoid.identity_of(A.dtype))
+        if n == 1:
+            return A.block
+        left, right = _power_factors(A, n, sr, opts)
+        out_type = check_domain(sr, left.dtype, right.dtype)
+        # The last product alone sees the output's mask.
+        return mxm_compute(left, right, sr, out_type, mask, opts)
+
+    return MatrixExpression("power", (A, n, sr), A.dtype, A.nrows, A.ncols, compute, A.grid)
+
+
+def _power_factors(A, n, sr, opts):
+    """Collective. Two Matrices whose product is ``A^n`` (n >= 2), the powers below it made:
+    ``A^n = (A^(n // 2))^2``, times A when n is odd."""
+    half = A
+    if n // 2 > 1:
+        left, right = _power_factors(A, n // 2, sr, opts)
+        half = left.mxm(right, sr).new(**opts)
+    if n % 2 == 0:
+        return half, half
+    return half.mxm(half, sr).new(**opts), A
+
+
+def _identity_entries(A, value):
+    """This rank's (keys, values) of the diagonal matrix of A's shape holding ``value``:
+    the positions (d, d) of its block, no communication."""
+    b = A.block
+    row_lo, col_lo = A.row_offset, A.col_offset
+    first = max(row_lo, col_lo)
+    d = np.arange(first, max(first, min(row_lo + b.nrows, col_lo + b.ncols)), dtype=np.int64)
+    return (d - row_lo) * b.ncols + (d - col_lo), np.full(len(d), value, dtype=A.dtype.np_type)
+
+
+# ---- outer ----
+def outer(u, v, op):
+    """``C(i, j) = u(i) op v(j)``, of shape ``(u.size, v.size)``; ``op`` a BinaryOp or a
+    Monoid (its op), as in python-graphblas.
+
+    Collective when computed: rank (I, J) needs only u's entries in its row block and v's in
+    its column block, which it gathers as ``mxv`` gathers x (u along ``row_comm``, v along
+    ``col_comm``), then fills its block: O(m / R + n / C) received, O(its entries) made.
+
+    Examples
+    --------
+    >>> u = Vector.from_coo([0, 2], [1, 2], size=3)
+    >>> v = Vector.from_coo([1], [10], size=2)
+    >>> u.outer(v, binary.minus).new().to_coo()[2].tolist()
+    [-9, -8]
+    """
+    vector_class = VectorExpression.output_class
+    if not isinstance(v, vector_class):
+        raise TypeError(f"outer expects a Vector, got {type(v).__name__}")
+    binop = as_op(op, "binary")
+    out_type = check_domain(binop, u.dtype, v.dtype)
+
+    def compute(mask, opts):
+        grid = u.grid
+        force = opts.get("exchange")
+        row_lo, rows, u_vals, _ = gather_segment(grid, u.size, *u.piece.entries(),
+                                                 u.dtype.np_type, "row", force)
+        col_lo, cols, v_vals, _ = gather_segment(grid, v.size, *v.piece.entries(),
+                                                 v.dtype.np_type, "col", force)
+        nrows = grid.row_block(u.size)[1] - row_lo
+        ncols = grid.col_block(v.size)[1] - col_lo
+        # Row r of the block holds every gathered entry of v when u has an entry at r.
+        ptr = np.zeros(nrows + 1, dtype=np.int64)
+        ptr[rows + 1] = len(cols)
+        np.cumsum(ptr, out=ptr)
+        x, y = np.repeat(u_vals, len(cols)), np.tile(v_vals, len(rows))
+        if binop.index_aware:
+            # u is a column (i, 0) and v a row (0, j), as python-graphblas's outer sees them.
+            zeros = np.zeros(len(x), dtype=np.int64)
+            products = binop.evaluate(x, y, np.repeat(rows + row_lo, len(cols)), zeros,
+                                      zeros, np.tile(cols + col_lo, len(rows)))
+        else:
+            products = binop.evaluate(x, y)
+        return Block(nrows, ncols, ptr, np.tile(cols, len(rows)),
+                     products.astype(out_type.np_type, copy=False))
+
+    return MatrixExpression("outer", (u, v, binop), out_type, u.size, v.size, compute, u.grid)
+
+
+# ---- resize ----
+def resized_block(A, nrows, ncols, row_offset=0, col_offset=0):
+    """Collective (one alltoallv). This rank's Block of A resized to ``nrows`` x ``ncols``: the
+    entries inside the new shape, moved to their owners under it. With offsets, A(i, j) goes
+    to (i + row_offset, j + col_offset) first (``reposition``)."""
+    A.grid.comm.check_replicated("Matrix.resize", nrows, ncols, row_offset, col_offset)
+    if A.grid.nprocs == 1 and row_offset == col_offset == 0:
+        return _cropped(A.block, nrows, ncols)
+    rows, cols, vals = A.block.global_coo(A.row_offset, A.col_offset)
+    rows, cols = rows + row_offset, cols + col_offset
+    keep = (rows >= 0) & (rows < nrows) & (cols >= 0) & (cols < ncols)
+    keys, vals = _sorted(*redist.to_blocks(A.grid, nrows, ncols, rows[keep], cols[keep],
+                                     vals[keep]))
+    row_lo, row_hi = A.grid.row_block(nrows)
+    col_lo, col_hi = A.grid.col_block(ncols)
+    return Block.from_keys(row_hi - row_lo, col_hi - col_lo, keys, vals)
+
+
+def _cropped(b, nrows, ncols):
+    """The block b resized in place of the whole matrix (one rank): its first rows, cut to
+    ``ncols`` columns, read from the CSR without sorting anything."""
+    kept = min(nrows, b.nrows)
+    end = b.ptr[kept]
+    ptr = np.concatenate([b.ptr[:kept + 1], np.full(nrows - kept, end, dtype=b.ptr.dtype)])
+    top = Block(nrows, ncols, ptr, b.cols[:end], b.values_at(np.arange(end)))
+    return top if ncols >= b.ncols else top.select(top.cols < ncols)
+
+
+def resized_piece(v, size, offset=0):
+    """Collective (one alltoallv). This rank's Piece of v resized to ``size``: the entries
+    below ``size``, moved to their owners under it. With ``offset``, v(i) goes to
+    i + offset first (``reposition``)."""
+    v.grid.comm.check_replicated("Vector.resize", size, offset)
+    idx, vals = v.piece.entries()
+    start, stop = np.searchsorted(idx, [-offset - v.offset, size - offset - v.offset])
+    at = idx[start:stop] + (v.offset + offset)
+    at, vals = redist.to_owners(v.grid, v.grid.owner(size, at), at, vals[start:stop])
+    # Already sorted: pieces arrive in rank order, and rank k's positions precede rank k+1's.
+    lo, hi = v.grid.piece(size)
+    return Piece.from_entries(hi - lo, at - lo, vals, v.dtype.np_type)
+
+
+def reposition(x, offsets, shape):
+    """``x`` (a Matrix or Vector) with each entry moved by ``offsets`` (rows, then columns) in
+    an object of ``shape``; what lands outside it is dropped (python-graphblas's
+    ``reposition``). Lazy; collective when computed: one alltoallv, each entry to its owner."""
+    offsets = tuple(_integer(k, "offset") for k in offsets)
+    names = ("nrows", "ncols") if len(shape) == 2 else ("size",)
+    shape = tuple(dimension(n, what) for n, what in zip(shape, names, strict=True))
+    if len(shape) == 1:
+        return VectorExpression("reposition", (x, *offsets), x.dtype, shape[0],
+                                lambda mask, opts: resized_piece(x, shape[0], offsets[0]),
+                                x.grid)
+    return MatrixExpression("reposition", (x, *offsets), x.dtype, *shape,
+                            lambda mask, opts: resized_block(x, *shape, *offsets), x.grid)
+
+
+# ---- a Vector spread over a Matrix ----
+def broadcast(A, v, op, kind, method, defaults, *, v_first):
+    """``A op v`` with C(i, j) = A(i, j) op v(j) (v along every row), and ``v op A`` with
+    C(i, j) = v(i) op A(i, j) (v down every column): python-graphblas's element-wise forms of a
+    Matrix and a Vector, ``kind`` "add", "mult" or "union".
+
+    Collective when computed: each block gathers v's entries over its columns (its rows, for
+    ``v op A``), as ``mxv`` gathers x. An intersection looks v up at the block's entries alone;
+    a union spreads v's entries over every row (column) of the block, as its definition asks.
+    """
+    n, dim = (A.nrows, "nrows") if v_first else (A.ncols, "ncols")
+    check_size(method, v.size, n, "Vector.size", f"Matrix.{dim}")
+    binop = as_op(op, "binary")
+    if binop.index_aware:
+        raise NotImplementedException(f"{method} of a Matrix and a Vector with a positional op")
+    types = (v.dtype, A.dtype) if v_first else (A.dtype, v.dtype)
+    in_types = ewise_input_types(kind, *types, *defaults)
+    out_type = check_domain(binop, *in_types)
+
+    def compute(mask, opts):
+        grid, b = A.grid, A.block
+        _, idx, vals, _ = gather_segment(grid, v.size, *v.piece.entries(), v.dtype.np_type,
+                                         "row" if v_first else "col", opts.get("exchange"))
+        if kind == "mult":
+            at = b.rows if v_first else b.cols
+            pos = np.clip(np.searchsorted(idx, at), 0, max(len(idx) - 1, 0))
+            found = idx[pos] == at if len(idx) else np.zeros(len(at), dtype=bool)
+            spread = b.select(found).with_values(vals[pos[found]])
+        elif v_first:
+            # rows idx, each full: v(i) at every column of the block
+            ptr = np.zeros(b.nrows + 1, dtype=np.int64)
+            ptr[idx + 1] = b.ncols
+            np.cumsum(ptr, out=ptr)
+            spread = Block(b.nrows, b.ncols, ptr, np.tile(np.arange(b.ncols), len(idx)),
+                           np.repeat(vals, b.ncols))
+        else:
+            spread = Block(b.nrows, b.ncols, np.arange(b.nrows + 1) * len(idx),
+                           np.tile(idx, b.nrows), np.tile(vals, b.nrows))
+        left, right = (spread, b) if v_first else (b, spread)
+        return backends.run("ewise_block", left, right, binop, kind,
+                            (in_types[0].np_type, in_types[1].np_type), out_type.np_type,
+                            defaults)
+
+    return MatrixExpression(method, (A, v, binop) + tuple(defaults), out_type, A.nrows,
+                            A.ncols, compute, A.grid)

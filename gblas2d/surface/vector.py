@@ -1,0 +1,654 @@
+"""Distributed sparse Vector: one contiguous piece per rank.
+
+Each rank stores its piece as a ``Piece`` (``local/piece.py``): sorted entries while it is sparse, a
+bitmap once it is dense, so an operation on k entries costs O(k) locally. ``size``, ``dtype``
+and ``nvals`` are replicated and kept current by the collective operations that produce the
+vector, so reading them never communicates.
+"""
+
+from contextlib import nullcontext
+
+import numpy as np
+
+from ..dist import redistribute as redist
+from ..dist.grid import collective, default_grid
+from ..exceptions import IndexOutOfBound, InvalidValue
+from ..local.piece import Piece, PieceMask, Write, accumulated, ewise, write
+from ..semirings import binary, monoid, semiring
+from ..semirings.dtypes import FP64, lookup_dtype
+from . import build as _build
+from . import shape as _shape
+from .agg import Aggregator
+from .automethods import computed
+from .container import Container
+from .expr import (
+    MatrixExpression,
+    ScalarExpression,
+    VectorExpression,
+    as_op,
+    check_domain,
+    check_size,
+)
+from .infix import ScalarLike, matmul
+from .inputs import (
+    FirstOnlyMonoid,
+    LengthMismatch,
+    agreed_dtype,
+    checked,
+    dense_fill,
+    index_array,
+    scalar_dtype,
+    values_array,
+)
+from .vector_views import VectorElement, VectorExtract, one_position, positions_of
+
+__all__ = ["Vector"]
+
+_names = iter(range(10**12))
+
+
+class Vector(Container):
+    """A distributed sparse vector.
+
+    Parameters
+    ----------
+    dtype : dtype-like, default FP64
+    size : int
+    name : str, optional
+    grid : Grid, optional (the default grid)
+
+    Examples
+    --------
+    >>> v = Vector.from_coo([0, 3], [1.0, 2.0], size=5)
+    >>> v.nvals, v.size
+    (2, 5)
+    """
+
+    def __init__(self, dtype=FP64, size=0, *, name=None, grid=None):
+        self.grid = grid or default_grid()
+        self.dtype = lookup_dtype(dtype)
+        size = int(size)
+        if size < 0:
+            raise InvalidValue(f"Vector size must be non-negative, got {size}")
+        self.grid.comm.check_replicated("Vector", str(self.dtype), size)
+        self._size = size
+        self._lo, hi = self.grid.piece(size)
+        self._piece = Piece.empty(hi - self._lo, self.dtype.np_type)
+        self._nvals = 0
+        self.name = name or f"v_{next(_names)}"
+
+    # ---- metadata (replicated, no communication) ----
+    @property
+    def size(self):
+        return self._size
+
+    @property
+    def shape(self):
+        return (self._size,)
+
+    @property
+    def nvals(self):
+        return self._nvals
+
+    def __repr__(self):
+        return f"<gblas2d.Vector {self.name}: size={self._size}, nvals={self._nvals}, " \
+               f"dtype={self.dtype}>"
+
+    # ---- this rank's part: what the products, the exchange and the masks read ----
+    @property
+    def piece(self):
+        """This rank's ``Piece`` (sparse or bitmap); read it, do not change it."""
+        return self._piece
+
+    @property
+    def offset(self):
+        """Global index of this rank's first position."""
+        return self._lo
+
+    def local_piece(self):
+        """(first global index, sorted local positions, values) of this rank's entries.
+
+        O(local nvals); no copy while the piece is sparse."""
+        return (self._lo, *self._piece.entries())
+
+    # ---- construction ----
+    @classmethod
+    @collective
+    def from_coo(cls, indices, values=1.0, dtype=None, *, size=None, dup_op=None, name=None,
+                 distributed=False, grid=None):
+        """Collective. Build from index/value arrays.
+
+        With ``distributed=False`` every rank passes the same arrays; with ``True`` each rank
+        passes its share and entries travel to their owners. Duplicates are combined with
+        ``dup_op`` or rejected with InvalidValue (a ValueError); one scalar value is every
+        entry's, and its duplicates are one entry, as in python-graphblas. ``size`` defaults to
+        the largest index + 1.
+        """
+        grid = grid or default_grid()
+
+        def read_input():
+            idx = index_array(indices)
+            if size is None and not idx.size and not distributed:
+                raise InvalidValue("No indices provided. Unable to infer size.")
+            vals = values_array(values, dtype)
+            if vals.ndim and len(vals) != idx.size:
+                raise LengthMismatch(f"`indices` and `values` lengths must match: {idx.size} "
+                                     f"!= {len(vals)}")
+            return idx, vals
+
+        indices, values = checked(grid, distributed, read_input,
+                                   (np.empty(0, np.int64), np.empty(0)))
+        if not distributed:
+            grid.comm.check_replicated("Vector.from_coo", indices, values, dtype, size)
+        if values.ndim == 0 and dup_op is None:
+            dup_op = binary.any  # one value for all: repeats are one entry
+        if dtype is None and distributed:
+            dtype = agreed_dtype(grid, values, indices.size)
+        elif dtype is None:
+            dtype = lookup_dtype(values.dtype) if values.dtype != object else FP64
+        dtype = lookup_dtype(dtype)
+        values = checked(grid, distributed, lambda: np.broadcast_to(
+            values.astype(dtype.np_type), indices.shape), np.empty(0, dtype.np_type))
+        if size is None:
+            top = indices.max() + 1 if indices.size else 0
+            size = int(grid.comm.allreduce(np.array([top]), "max")[0]) if distributed else top
+        out = cls(dtype, size, name=name, grid=grid)
+        # Distributed input: only this rank may see a bad index, so the outcome is agreed.
+        with grid.comm.agreed() if distributed else nullcontext():
+            if indices.size and (indices.min() < 0 or indices.max() >= size):
+                bad = indices[(indices < 0) | (indices >= size)][0]
+                raise IndexOutOfBound(f"index {bad} out of range for Vector of size {size}")
+        if distributed:
+            owners = grid.owner(size, indices)
+            indices, values = redist.to_owners(grid, owners, indices, values)
+        else:
+            keep = (indices >= out._lo) & (indices < out._lo + out._piece.size)
+            indices, values = indices[keep], values[keep]
+        out._set_from_entries(indices - out._lo, values, dup_op)
+        return out
+
+    def _set_from_entries(self, local_idx, values, dup_op):
+        """Collective. Fill the piece from local entries, combining duplicates."""
+        order = np.argsort(local_idx, kind="stable")
+        local_idx, values = local_idx[order], values[order]
+        dups = np.r_[False, local_idx[1:] == local_idx[:-1]]
+        if dups.any():
+            if dup_op is None:
+                raise InvalidValue("Duplicate indices found; give dup_op to combine them")
+            dup = as_op(dup_op, "binary")
+            mon = dup.monoid or FirstOnlyMonoid(dup)
+            local_idx, values = redist.reduce_duplicates(local_idx, values, mon)
+        piece = Piece.from_entries(self._piece.size, local_idx, values, self.dtype.np_type)
+        self._commit(Write(piece.nvals, piece=piece))
+
+    def _commit(self, change):
+        """Collective. Apply a ``Write`` once every rank has computed its own. A rank that
+        failed before it is heard of at the allreduce's guard (comm layer), so every rank
+        raises and the vector is left unchanged."""
+        total = self.grid.comm.allreduce(np.array([change.nvals], dtype=np.int64))[0]
+        self._piece = change.install(self._piece)
+        self._nvals = int(total)
+
+    @classmethod
+    @collective
+    def from_dense(cls, values, missing_value=None, *, dtype=None, name=None, grid=None):
+        """Collective. Build from a full array given identically on every rank."""
+        values = np.asarray(values)
+        if values.ndim == 0:
+            raise TypeError("Vector.from_dense needs an array; for one value everywhere use "
+                            "Vector.from_scalar")
+        if values.ndim != 1:
+            raise ValueError(f"Vector.from_dense: the array must be 1d, got shape "
+                             f"{values.shape}")
+        keep = np.ones(values.size, bool) if missing_value is None else values != missing_value
+        idx = np.flatnonzero(keep)
+        return cls.from_coo(idx, values[idx], dtype=dtype or lookup_dtype(values.dtype),
+                            size=values.size, name=name, grid=grid)
+
+    @classmethod
+    @collective
+    def from_dict(cls, d, dtype=None, *, size=None, name=None, grid=None):
+        """Collective. From ``{index: value}`` given identically on every rank."""
+        return cls.from_coo(np.array(list(d), dtype=np.int64), np.array(list(d.values())),
+                            dtype=dtype, size=(max(d) + 1 if d else 0) if size is None else size,
+                            name=name, grid=grid)
+
+    @collective
+    def to_dict(self):
+        """Collective. ``{index: value}`` on every rank: the whole vector, gathered."""
+        idx, values = self.to_coo()
+        return dict(zip(idx.tolist(), values.tolist(), strict=True))
+
+    @property
+    def ndim(self):
+        return 1
+
+    def wait(self, how="materialize"):
+        """Nothing to wait for: every operation has completed when its call returns."""
+        if how not in ("materialize", "complete"):
+            raise ValueError(f'`how` argument must be "materialize" or "complete"; got {how!r}')
+        return self
+
+    @classmethod
+    @collective
+    def from_pairs(cls, pairs, dtype=None, *, size=None, dup_op=None, name=None, grid=None):
+        """Collective. From (index, value) pairs given identically on every rank."""
+        if isinstance(pairs, np.ndarray):
+            raise TypeError("pairs as NumPy array is not supported; use `Vector.from_coo` "
+                            "instead")
+        pairs = [tuple(p) for p in pairs]
+        if any(len(p) != 2 for p in pairs):
+            raise ValueError("Each item in the pairs must have two elements (for index and "
+                             f"value); got {next(len(p) for p in pairs if len(p) != 2)}")
+        return cls.from_coo([p[0] for p in pairs], [p[1] for p in pairs], dtype=dtype,
+                            size=size, dup_op=dup_op, name=name, grid=grid)
+
+    @collective
+    def get(self, index, default=None):
+        """Collective. The value at ``index``, or ``default`` when none is stored."""
+        element = self[index]
+        if not isinstance(element, ScalarLike):
+            raise ValueError("Bad index in Vector.get(...).  A single index should be given, "
+                             "and the result will be a Python scalar.")
+        value = element.new().value
+        return default if value is None else value
+
+    @classmethod
+    @collective
+    def from_scalar(cls, value, size, dtype=None, *, name=None, grid=None):
+        """Collective. A full vector with every entry equal to ``value``."""
+        out = cls(dtype or scalar_dtype(value), size, name=name, grid=grid)
+        out << value
+        return out
+
+    @collective
+    def dup(self, dtype=None, *, clear=False, mask=None, name=None):
+        """Collective. A copy (optionally cast, emptied, or masked)."""
+        out = Vector(dtype or self.dtype, self._size, name=name, grid=self.grid)
+        if not clear:
+            out(mask=mask) << self
+        return out
+
+    def clear(self):
+        """Remove every entry (local; nvals becomes 0 on every rank)."""
+        self._piece = Piece.empty(self._piece.size, self.dtype.np_type)
+        self._nvals = 0
+
+    def diag(self, k=0, dtype=None, *, name=None):
+        """The square Matrix with this Vector on its ``k``-th diagonal (python-graphblas's
+        ``Vector.diag``), of size ``size + |k|``: ``D(i, i + k) = v(i)`` for ``k >= 0`` and
+        ``D(i - k, i) = v(i)`` below the diagonal.
+
+        Collective (each entry travels to the owner of its block). Multiplying by ``v.diag()``
+        scales or masks the columns of a Matrix by ``v`` in one product.
+        """
+        k = int(k)
+        idx, vals = self._piece.entries()
+        rows = idx + self._lo + max(-k, 0)
+        n = self._size + abs(k)
+        # The Matrix class, known here as the class of matrix results (no import cycle).
+        matrix_class = MatrixExpression.output_class
+        return matrix_class.from_coo(rows, rows + k, vals,
+                                     dtype=self.dtype if dtype is None else dtype, nrows=n,
+                                     ncols=n, distributed=True, name=name, grid=self.grid)
+
+    # ---- output ----
+    @collective
+    def to_coo(self, dtype=None, *, indices=True, values=True, sort=True):
+        """Collective. (indices as uint64, values) of every entry, the same on every rank."""
+        idx, vals = self._piece.entries()
+        vals = vals.astype((lookup_dtype(dtype) if dtype else self.dtype).np_type)
+        all_idx = np.concatenate(self.grid.comm.allgatherv(idx + self._lo)).astype(np.uint64)
+        all_vals = np.concatenate(self.grid.comm.allgatherv(vals)) if values else None
+        return (all_idx if indices else None), all_vals
+
+    @collective
+    def to_dense(self, fill_value=None, dtype=None):
+        """Collective. A full numpy array; missing entries are ``fill_value`` (required if any),
+        whose type joins the Vector's unless ``dtype`` is given."""
+        fill, np_type = dense_fill(fill_value, dtype, self.dtype, self._nvals == self._size)
+        local = np.full(self._piece.size, 0 if fill is None else fill, dtype=np_type)
+        idx, vals = self._piece.entries()
+        local[idx] = vals
+        return np.concatenate(self.grid.comm.allgatherv(local))
+
+    # ---- the hooks of Container's operations (``container.py``) ----
+    def _local_entries(self):
+        return self._piece.entries()
+
+    def _local_part(self):
+        return self._piece
+
+    def _local_values(self):
+        return self._piece.entries()[1]
+
+    def _entry_positions(self):
+        idx = self._piece.entries()[0]
+        return idx + self._lo, np.zeros_like(idx)
+
+    def _lazy(self, method, args, dtype, compute, *, symmetric=False, rebind=None):
+        # a Vector has no symmetry to keep
+        return VectorExpression(method, args, dtype, self._size, compute, self.grid,
+                                rebind=rebind)
+
+    # ---- assignment ----
+    def _check_mask(self, mask):
+        if not isinstance(mask.parent, Vector):
+            raise TypeError(f"Mask object must be type Vector, got {type(mask.parent).__name__}")
+        check_size("mask", mask.parent.size, self._size, "Mask.size", "Vector.size")
+
+    def _update(self, other, mask, accum, replace, opts):
+        """Collective. ``self(mask, accum, replace) << other``."""
+        if other is None:
+            raise TypeError("Assignment value must be a valid expression type, not None")
+        if hasattr(other, "_as_expression"):
+            other = other._as_expression()
+        if isinstance(other, Vector):
+            other = other._identity_expr()
+        if not isinstance(other, VectorExpression):
+            self._assign(slice(None), other, mask, accum, replace)
+            return
+        check_size("assignment", other.size, self._size, "input size", "output Vector.size")
+        if accum is not None:
+            check_domain(accum, self.dtype, other.dtype)
+        t = other._compute(mask, opts)
+        self._commit(write(self._piece, t, None if mask is None else mask.local(), accum,
+                           replace))
+
+    def _identity_expr(self):
+        snapshot = self._piece.copy()
+        return VectorExpression("identity", (self,), self.dtype, self._size,
+                                lambda mask, opts: snapshot, self.grid)
+
+    def __getitem__(self, index):
+        return (VectorElement if one_position(index) else VectorExtract)(self, index)
+
+    @collective
+    def __iter__(self):
+        """Collective. The indices of the stored entries, ascending (``list(v)``, as in
+        python-graphblas); ``i in v`` tests one index."""
+        return self.to_coo(values=False)[0].flat
+
+    def __setitem__(self, index, value):
+        self()[index] << value
+
+    @collective
+    def __delitem__(self, index):
+        region = self._local_region(positions_of(self._size, index))
+        nothing = Piece.empty(region.size, self.dtype.np_type)
+        self._commit(write(self._piece, nothing, PieceMask(region, True, False), None, False,
+                           t_masked=True))
+
+    def _local_region(self, positions):
+        """The positions of this rank's piece among the global ``positions``, as a Piece."""
+        n_local = self._piece.size
+        mine = positions[(positions >= self._lo) & (positions < self._lo + n_local)] - self._lo
+        idx = np.unique(mine)
+        return Piece.from_entries(n_local, idx, np.ones(len(idx), dtype=bool))
+
+    def _subassign(self, index, value, mask, accum, replace):
+        """Collective. ``w[index](mask) << value``: GxB_subassign, whose mask has the index's
+        length and whose replace acts inside the region only. It is GrB_assign under a mask
+        that bars the region's positions the sub-mask does not allow and nothing else."""
+        if not isinstance(mask.parent, Vector):
+            raise TypeError(f"Mask object must be type Vector, got "
+                            f"{type(mask.parent).__name__}: the sub-mask of w[index](mask)")
+        if one_position(index):
+            raise TypeError("Single element assign does not accept a submask")
+        positions = positions_of(self._size, index)
+        m = mask.parent
+        check_size("mask", m.size, len(positions), "Mask.size", "number of indices")
+        idx, vals = m._piece.entries()
+        dest = positions[(idx if mask.structure else idx[vals != 0]) + m._lo]
+        dest = redist.to_owners(self.grid, self.grid.owner(self._size, dest), dest)
+        allowed = self._local_region(dest).entries()[0]
+        barred = allowed if mask.complement else np.setdiff1d(
+            self._local_region(positions).entries()[0], allowed, assume_unique=True)
+        n_local = self._piece.size
+        self._assign(index, value, _Barred(Piece.from_entries(
+            n_local, barred, np.ones(len(barred), dtype=bool))), accum, replace)
+
+    def _assign(self, index, value, mask, accum, replace):
+        """Collective. GrB_assign: self<mask>(index) = accum(self(index), value)."""
+        whole = isinstance(index, slice) and index == slice(None)
+        positions = None if whole else positions_of(self._size, index)
+        n_local = self._piece.size
+        local_mask = None if mask is None else mask.local()
+        if not isinstance(value, ScalarLike) and hasattr(value, "_as_expression"):
+            value = value._as_expression()  # v[1:4], u & w
+        if isinstance(value, VectorExpression):
+            value = value.new()
+        if isinstance(value, (list, tuple, np.ndarray)):
+            value = _array_value(value, index, self._size if whole else len(positions),
+                                 self.grid)
+        if isinstance(value, Vector):
+            positions = np.arange(self._size, dtype=np.int64) if whole else positions
+            check_size("assign", value.size, len(positions), "Vector.size", "number of indices")
+            t_type = value.dtype
+            src, src_vals = value._piece.entries()
+            dest = positions[src + value._lo]
+            idx, vals = redist.to_owners(self.grid, self.grid.owner(self._size, dest), dest,
+                                         src_vals)
+            idx, vals = _sorted(idx - self._lo, vals)
+        else:
+            value = getattr(value, "value", value)
+            try:
+                # An empty Scalar deletes the entries it is assigned to.
+                t_type = self.dtype if value is None else scalar_dtype(value)
+            except (TypeError, ValueError):
+                raise TypeError(f"Bad type for argument `value` in Vector assign: "
+                                f"{type(value).__name__}") from None
+            if value is None:
+                idx = np.empty(0, dtype=np.int64)
+            elif whole:
+                # Under a plain mask only its positions can change: T is the scalar there.
+                plain = mask is not None and not mask.complement
+                idx = local_mask.positions() if plain else np.arange(n_local, dtype=np.int64)
+            else:
+                idx = self._local_region(positions).entries()[0]
+            vals = np.full(len(idx), 0 if value is None else value, dtype=t_type.np_type)
+        if accum is not None:
+            check_domain(accum, self.dtype, t_type)
+        t = Piece.from_entries(n_local, idx, vals)
+        t_masked = whole and not isinstance(value, Vector) and mask is not None and \
+            not mask.complement
+        self._commit(self._assign_write(t, None if whole else self._local_region(positions),
+                                        local_mask, accum, replace, t_masked))
+
+    def _assign_write(self, t, region, m, accum, replace, t_masked):
+        """The Write of ``C<M, replace>(region) = accum(C(region), T)`` for the PieceMask ``m``
+        (or None); ``region`` None is every position. Z keeps C outside the region; inside it
+        is T, or accum(C, T) with accum (where an accumulated C entry survives even if T has
+        none there)."""
+        c = self._piece
+        if region is None:
+            return write(c, t, m, accum, replace, t_masked=t_masked)
+        if m is None:
+            if accum is not None:
+                return write(c, t, None, accum, False)
+            # C<region> = T: the region's positions become T's.
+            return write(c, t, PieceMask(region, True, False), None, False, t_masked=True)
+        if accum is not None:
+            z = accumulated(c, t, accum)
+        else:
+            c_idx, c_vals = c.entries()
+            outside = ~region.contains(c_idx)
+            t_idx, t_vals = t.entries()
+            z_idx, z_vals = _sorted(np.concatenate([c_idx[outside], t_idx]),
+                                    np.concatenate([c_vals[outside],
+                                                    t_vals.astype(c.dtype, copy=False)]))
+            z = Piece.from_entries(c.size, z_idx, z_vals, c.dtype)
+        return write(c, z, m, None, replace)
+
+    # ---- element-wise ----
+    def _ewise_local(self, other, binop, kind, types, out_type, defaults):
+        a, b = self._piece, other._piece
+        if binop.index_aware:
+            # A positional op's value is where the entry sits (row i, column 0), the same for
+            # both operands; where one operand alone has an entry, ewise_add keeps its value
+            # (cast), as GraphBLAS does.
+            piece = ewise(a, b, binary.first, kind, types, out_type.np_type, defaults)
+            idx, values = piece.entries()
+            both = idx if kind != "add" else ewise(
+                a, b, binary.first, "mult", types, types[0]).entries()[0]
+            zeros = np.zeros(len(both), dtype=np.int64)
+            values = values.astype(out_type.np_type)
+            values[np.searchsorted(idx, both)] = binop.evaluate(
+                zeros, zeros, both + self._lo, zeros, both + self._lo, zeros)
+            return piece.with_values(values)
+        return ewise(a, b, binop, kind, types, out_type.np_type, defaults)
+
+    def __matmul__(self, other):
+        """``v @ A`` (``vxm``) or ``v @ w`` (the inner product), lazy: over plus_times, or
+        ``semiring.min_plus(v @ A)``."""
+        return matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return matmul(other, self)
+
+    # ---- reductions ----
+    def reduce(self, op=monoid.plus, *, allow_empty=True):
+        """Reduce all entries with a monoid (or an aggregator, ``gb.agg``) to a Scalar
+        expression."""
+        if isinstance(op, Aggregator):
+            return op.reduce(self, "reduce", allow_empty=allow_empty)
+        return self._reduce_all(op, "reduce", allow_empty)
+
+    # ---- matrix products ----
+    def vxm(self, other, op=semiring.plus_times):
+        """``self @ A`` over a semiring: y(j) = (+)_k self(k) (x) A(k, j)."""
+        if not hasattr(other, "_vxm_expr"):
+            raise TypeError(f"Bad type for argument `other` in Vector.vxm(...): expected a "
+                            f"Matrix, got {type(other).__name__}")
+        return other._vxm_expr(self, op)
+
+    def inner(self, other, op=semiring.plus_times):
+        """``(+)_k self(k) (x) other(k)`` as a Scalar expression (``v @ w``); collective when
+        computed."""
+        sr = as_op(op, "semiring")
+        other = computed(other)
+        if not isinstance(other, Vector):
+            raise TypeError(f"Bad type for argument `other` in Vector.inner(...): expected a "
+                            f"Vector, got {type(other).__name__}")
+        products = self.ewise_mult(other, sr.binaryop)  # shapes and types checked at once
+        out_type = check_domain(sr.monoid, products.dtype)
+        return ScalarExpression("inner", (self, other, sr), out_type,
+                                lambda: products.new().reduce(sr.monoid).new().value,
+                                self.grid, rebind=lambda new_op: self.inner(other, new_op))
+
+    # ---- gather / scatter by a distributed index vector (extensions) ----
+    def gather(self, index):
+        """``out[k] = self[index[k]]`` for every entry of the integer Vector ``index``.
+
+        Collective (request/response alltoallv). An extension python-graphblas lacks: 2D graph
+        codes use it for pointer jumping (FastSV) and matching. Entries of ``index`` that point
+        at missing values give missing results.
+        """
+        if not isinstance(index, Vector) or index.dtype.np_type.kind not in "iub":
+            raise TypeError("gather expects an integer Vector of indices")
+        a = self
+
+        def compute(mask, opts):
+            k, targets = index._piece.entries()
+            targets = targets.astype(np.int64)
+            bad = (targets < 0) | (targets >= a._size)
+            with a.grid.comm.agreed():
+                if bad.any():
+                    raise IndexOutOfBound(f"gather index {targets[bad][0]} out of range for "
+                                          f"Vector of size {a._size}")
+            found, vals = redist.fetch(a.grid, a._size, targets, a._lo, a._piece)
+            return Piece.from_entries(index._piece.size, k[found], vals[found],
+                                      a.dtype.np_type)
+
+        return VectorExpression("gather", (self, index), self.dtype, index.size, compute,
+                                self.grid)
+
+    def scatter(self, index, size=None, op=monoid.any):
+        """``out[index[k]] (+)= self[k]``: send each entry to a position, combine with a monoid.
+
+        Collective (one alltoallv). An extension python-graphblas lacks (pointer jumping,
+        FastSV hooking, matching). ``size`` defaults to ``self.size``.
+        """
+        if not isinstance(index, Vector) or index.dtype.np_type.kind not in "iub":
+            raise TypeError("scatter expects an integer Vector of indices")
+        check_size("scatter", index.size, self._size, "index Vector.size", "Vector.size")
+        mon = as_op(op, "monoid")
+        size = self._size if size is None else int(size)
+        a = self
+
+        def compute(mask, opts):
+            k, own = a._piece.entries()
+            has_dest, dest = index._piece.lookup(k)
+            k, own, dest = k[has_dest], own[has_dest], dest[has_dest].astype(np.int64)
+            bad = (dest < 0) | (dest >= size)
+            with a.grid.comm.agreed():
+                if bad.any():
+                    raise IndexOutOfBound(f"scatter index {dest[bad][0]} out of range for "
+                                          f"size {size}")
+            idx, vals = redist.to_owners(a.grid, a.grid.owner(size, dest), dest, own)
+            lo, hi = a.grid.piece(size)
+            idx, vals = redist.reduce_duplicates(*_sorted(idx - lo, vals), mon)
+            return Piece.from_entries(hi - lo, idx, vals, a.dtype.np_type)
+
+        return VectorExpression("scatter", (self, index, mon), self.dtype, size, compute,
+                                self.grid)
+
+    # ---- shape (shape.py) ----
+    def outer(self, other, op=binary.times):
+        """``C(i, j) = self(i) op other(j)``; ``op`` a BinaryOp or Monoid. Collective when
+        computed: each block gathers only its rows' and columns' entries."""
+        return _shape.outer(self, other, op)
+
+    @collective
+    def build(self, indices, values, *, dup_op=None, clear=False, size=None):
+        """Collective. ``from_coo``'s entries into this Vector, which must be empty
+        (``clear=True`` empties it first; ``size`` resizes it)."""
+        _build.build(self, (indices, values), dup_op, clear, None if size is None else (size,))
+
+    def reposition(self, offset, *, size=None):
+        """``w(i + offset) = v(i)`` in a Vector of ``size`` (v's by default), entries moved
+        outside dropped: a lazy expression, collective when computed (one alltoallv)."""
+        return _shape.reposition(self, (offset,), (self._size if size is None else size,))
+
+    @collective
+    def resize(self, size):
+        """Collective. Change the size in place: entries at ``size`` and beyond are dropped,
+        the others move to their owners under the new size."""
+        size = _shape.dimension(size, "size")
+        piece = _shape.resized_piece(self, size)
+        self._commit(Write(piece.nvals, piece=piece))
+        self._size, self._lo = size, self.grid.piece(size)[0]
+
+
+def _sorted(idx, vals):
+    order = np.argsort(idx, kind="stable")
+    return idx[order], vals[order]
+
+
+def _array_value(value, index, n, grid):
+    """A list or array assigned to ``v[index]`` (``n`` positions), as a Vector."""
+    if one_position(index):
+        raise TypeError("A list or array cannot be assigned to one element v[i]")
+    array = np.asarray(value)
+    if array.shape != (n,):
+        raise ValueError(f"shape mismatch: value array of shape {array.shape} could not be "
+                         f"broadcast to indexing result of shape ({n},)")
+    if array.dtype == object:
+        raise TypeError("Bad type for argument `value`: an array of Python objects")
+    return Vector.from_dense(array, grid=grid)
+
+
+class _Barred:
+    """A mask that bars the positions of a Piece and allows every other (a sub-mask moved to
+    the output's positions)."""
+
+    complement = True
+
+    def __init__(self, piece):
+        self.piece = piece
+
+    def local(self):
+        return PieceMask(self.piece, True, True)
+
+
+VectorExpression.output_class = Vector
