@@ -59,6 +59,34 @@ __all__ = ["Matrix"]
 _names = iter(range(10**12))
 
 
+
+def _one_value(grid, values, distributed):
+    """Collective when ``distributed``. The one value every entry has, as a 1-array, when the
+    input's values are one broadcast value on every rank; else None. Distributed shares are
+    each rank's own, so the ranks agree (one small allreduce) that their values are the same."""
+    one = values.strides == (0,) and values.size > 0 and values.dtype.kind in "biufc" and \
+        values.itemsize <= 16
+    if not distributed:
+        return values[:1] if one else None
+    if one:
+        word = np.zeros(16, dtype=np.uint8)
+        word[:values.itemsize] = np.ascontiguousarray(values[:1]).view(np.uint8)
+        # The value's bytes as four 32-bit lanes and their negations: one "min" allreduce
+        # gives the smallest and the largest of each lane, equal where every rank agrees.
+        lanes = word.view(np.uint32).astype(np.int64)
+        mine = np.concatenate([[0], lanes, -lanes])
+    elif values.size:
+        mine = np.zeros(9, dtype=np.int64)
+        mine[0] = -1  # values of its own: no one value, whatever the others say
+    else:
+        mine = np.full(9, 1 << 32, dtype=np.int64)
+        mine[0] = 0  # an empty share has no say
+    low = grid.comm.allreduce(mine, "min")
+    if low[0] < 0 or not np.array_equal(low[1:5], -low[5:]):
+        return None
+    return low[1:5].astype(np.uint32).view(np.uint8)[:values.itemsize].view(values.dtype)
+
+
 class Matrix(Container):
     """A distributed sparse matrix.
 
@@ -213,12 +241,20 @@ class Matrix(Container):
                     raise IndexOutOfBound(f"{what} index {bad} out of range for Matrix of "
                                           f"shape {nrows}x{ncols}")
         if grid.nprocs > 1:
+            # One value for every entry (a pattern) stays one value: it does not travel with
+            # the entries, and no array of it is made on the way (8 bytes an entry).
+            iso = _one_value(grid, values, distributed)
             owners = grid.entry_owner(nrows, ncols, rows, columns)
-            if distributed:
+            if distributed and iso is not None:
+                rows, columns = redist.to_owners(grid, owners, rows, columns)
+            elif distributed:
                 rows, columns, values = redist.to_owners(grid, owners, rows, columns, values)
             else:
                 mine = owners == grid.rank
-                rows, columns, values = rows[mine], columns[mine], values[mine]
+                rows, columns = rows[mine], columns[mine]
+                values = values if iso is not None else values[mine]
+            if iso is not None:
+                values = np.broadcast_to(iso, rows.shape)
             del owners
         # The keys replace the index arrays at once, so the build holds one copy of the input;
         # computed in place, with no temporary arrays.

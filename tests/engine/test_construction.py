@@ -97,6 +97,47 @@ def test_matrix_distributed_infers_shape_from_all_ranks():
     assert A.isequal(B)
 
 
+def agreed_on_all_ranks(flag):
+    return bool(grid().comm.allreduce(np.array([int(flag)]), "min")[0])
+
+
+@pytest.mark.parametrize("dtype", ["FP64", "INT32", "BOOL"])
+def test_one_value_for_every_entry_stays_one_value(dtype):
+    """A pattern (one value for all entries) is held as one value on every rank, built from
+    replicated or distributed input, so no rank holds an array of it."""
+    r, c, _ = random_coo(3, 60, 45, 400)
+    s = my_share(len(r))
+    for A in (gb.Matrix.from_coo(r, c, 1, dtype=dtype, nrows=60, ncols=45),
+              gb.Matrix.from_coo(r[s], c[s], 1, dtype=dtype, nrows=60, ncols=45,
+                                 distributed=True)):
+        assert agreed_on_all_ranks(A.block.is_iso)
+        B = graphblas.Matrix.from_coo(r, c, 1, dtype=dtype, nrows=60, ncols=45)
+        assert coo_equal(A.to_coo(), tuple(np.asarray(a) for a in B.to_coo()))
+
+
+def test_distributed_values_that_differ_by_rank_are_kept():
+    """Each rank's own scalar, or one rank's array beside the others' scalar, is not one
+    value: every entry keeps the value its rank gave it."""
+    g = grid()
+    r, c, _ = random_coo(4, 30, 30, 120)
+    owner = np.arange(len(r)) % g.nprocs
+    s = owner == g.rank
+    A = gb.Matrix.from_coo(r[s], c[s], g.rank + 1.0, nrows=30, ncols=30, distributed=True)
+    expected = gb.Matrix.from_coo(r, c, owner + 1.0, nrows=30, ncols=30)
+    assert A.isequal(expected, check_dtype=True)
+    assert agreed_on_all_ranks(A.block.is_iso == (g.nprocs == 1))
+    mine = np.full(s.sum(), 2.0) if g.rank == 0 else 2.0
+    B = gb.Matrix.from_coo(r[s], c[s], mine, nrows=30, ncols=30, distributed=True)
+    assert B.isequal(gb.Matrix.from_coo(r, c, 2.0, nrows=30, ncols=30))
+    # the last rank passes no entries (under MPI): it has no say in the one value
+    silent = g.nprocs - 1 if g.nprocs > 1 else None
+    mine = s & (g.rank != silent)
+    C = gb.Matrix.from_coo(r[mine], c[mine], 3.0, nrows=30, ncols=30, distributed=True)
+    kept = owner != silent
+    assert C.isequal(gb.Matrix.from_coo(r[kept], c[kept], 3.0, nrows=30, ncols=30))
+    assert agreed_on_all_ranks(C.block.is_iso)
+
+
 @pytest.mark.parametrize("size,nnz", [(100, 60), (5, 5), (3000, 40), (9, 0)])
 def test_vector_replicated_and_distributed_are_identical(size, nnz):
     rng = np.random.default_rng(size)
