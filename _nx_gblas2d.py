@@ -6,12 +6,15 @@ the backend itself (``gblas2d.nxbackend``) loads at the first call dispatched to
 
 FUNCTIONS = (
     "average_clustering", "betweenness_centrality", "bfs_edges", "bfs_layers", "bfs_tree",
-    "clustering", "connected_components", "degree_centrality", "in_degree_centrality",
-    "is_connected", "is_weakly_connected", "k_truss", "number_connected_components",
-    "number_weakly_connected_components", "out_degree_centrality", "pagerank",
-    "single_source_bellman_ford_path_length", "single_source_dijkstra_path_length",
-    "single_source_shortest_path_length", "transitivity", "triangles",
-    "weakly_connected_components",
+    "clustering", "connected_components", "core_number", "degree_centrality",
+    "eigenvector_centrality", "eigenvector_centrality_numpy", "hits", "in_degree_centrality",
+    "is_connected", "is_strongly_connected", "is_weakly_connected", "k_core", "k_corona",
+    "k_crust", "k_shell", "k_truss", "katz_centrality", "katz_centrality_numpy",
+    "maximal_independent_set", "number_connected_components",
+    "number_strongly_connected_components", "number_weakly_connected_components",
+    "out_degree_centrality", "pagerank", "single_source_bellman_ford_path_length",
+    "single_source_dijkstra_path_length", "single_source_shortest_path_length",
+    "strongly_connected_components", "transitivity", "triangles", "weakly_connected_components",
 )
 
 BFS_ORDER = ("Yields NetworkX's order exactly (the neighbour order of G, or sort_neighbors'); "
@@ -25,7 +28,18 @@ NOTES = {
     "bfs_tree": BFS_ORDER,
     "clustering": "Undirected and weight=None only (directed and weighted clustering fall "
                   "back).",
+    "eigenvector_centrality_numpy": "Power iteration with A + I run to 1e-13 per node in "
+                                    "place of ARPACK (max_iter and tol are ARPACK's and do "
+                                    "not apply); falls back where it does not converge.",
+    "hits": "Power iteration in place of ARPACK's SVD (the same answer where the top "
+            "singular value is simple); positive edge weights; at least one edge.",
+    "k_corona": "Neighbours counted with one product over the core numbers.",
     "k_truss": "LAGraph's k-truss; k must be an integer.",
+    "katz_centrality_numpy": "The Katz series run to 1e-13 per node in place of a dense "
+                             "solve; falls back where it does not converge (alpha near or "
+                             "above 1 / spectral radius).",
+    "maximal_independent_set": "Luby's algorithm with hashed keys; seed must be None (a "
+                               "given seed asks for NetworkX's own random sequence).",
     "pagerank": "No personalization, nstart or dangling; edge weights must be positive.",
     "single_source_dijkstra_path_length": "Delta-stepping; weight must name an attribute.",
     "single_source_bellman_ford_path_length": "weight must name an attribute.",

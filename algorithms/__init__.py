@@ -14,23 +14,30 @@ from .betweenness_centrality import betweenness_centrality
 from .bfs_levels import bfs_levels
 from .bfs_parents import bfs_parents
 from .connected_components import connected_components
+from .core_number import core_number
+from .eigenvector_centrality import eigenvector_centrality
 from .fused_bpt import BPTResult, fused_bpt
 from .graph import Graph
+from .hits import hits
 from .influence_maximization import InfluenceResult, influence_maximization
 from .k_truss import k_truss
+from .katz_centrality import katz_centrality
 from .label_propagation import label_propagation
 from .local_clustering_coefficient import local_clustering_coefficient
 from .max_weight_matching import max_weight_matching
+from .maximal_independent_set import maximal_independent_set
 from .pagerank import pagerank
 from .pointer_jumping import pointer_jumping
 from .sssp import NegativeCycleError, sssp
+from .strongly_connected_components import strongly_connected_components
 from .triangle_count import triangle_count, triangles
 from .validate_bfs_tree import BFSTreeCheck, validate_bfs_tree
 
 __all__ = [
     "BFSTreeCheck", "BPTResult", "Graph", "InfluenceResult", "NegativeCycleError",
-    "betweenness_centrality", "bfs_levels", "bfs_parents", "connected_components", "fused_bpt",
-    "influence_maximization", "k_truss", "label_propagation", "local_clustering_coefficient",
-    "max_weight_matching", "pagerank", "pointer_jumping", "sssp", "triangle_count", "triangles",
-    "validate_bfs_tree",
+    "betweenness_centrality", "bfs_levels", "bfs_parents", "connected_components",
+    "core_number", "eigenvector_centrality", "fused_bpt", "hits", "influence_maximization",
+    "k_truss", "katz_centrality", "label_propagation", "local_clustering_coefficient",
+    "max_weight_matching", "maximal_independent_set", "pagerank", "pointer_jumping", "sssp",
+    "strongly_connected_components", "triangle_count", "triangles", "validate_bfs_tree",
 ]

@@ -254,10 +254,13 @@ def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
     return dist if cutoff is None else {v: d for v, d in dist.items() if d <= cutoff}
 
 
-def _components(G):
-    """Collective. The components of ``G`` (weak ones for a DiGraph) as lists of node keys, in
-    the order NetworkX finds them: by their first node in ``G``'s node order."""
-    indices, labels = alg.connected_components(G.matrix).to_coo()
+def _components(G, labels=None):
+    """Collective. The components of ``G`` (weak ones for a DiGraph, or those ``labels`` gives)
+    as lists of node keys, ordered by their first node in ``G``'s node order (NetworkX's order
+    for the connected and weak components)."""
+    if labels is None:
+        labels = alg.connected_components(G.matrix)
+    indices, labels = labels.to_coo()
     if len(labels) == 0:
         return []
     order = np.argsort(labels, kind="stable")
@@ -533,12 +536,17 @@ def k_truss(G, k):
     in the truss. Self loops raise NetworkXNotImplemented, as in NetworkX."""
     _refuse(_k_reason(k))
     A = G.matrix
+    _no_self_loops(A)
+    truss = alg.k_truss(A, k) if k >= 3 else A
+    return convert_to_nx(Gblas2dGraph(G.graph, truss, subgraph=True))
+
+
+def _no_self_loops(A):
+    """Collective. NetworkX's NetworkXNotImplemented for a graph with self loops."""
     if A.select(gb.select.diag).new().nvals:
         raise nx.NetworkXNotImplemented(
             "Input graph has self loops which is not permitted; "
             "Consider using G.remove_edges_from(nx.selfloop_edges(G)).")
-    truss = alg.k_truss(A, k) if k >= 3 else A
-    return convert_to_nx(Gblas2dGraph(G.graph, truss, subgraph=True))
 
 
 def degree_centrality(G):
@@ -587,6 +595,304 @@ def _per_other_node(G, d):
     c = gb.Vector.from_scalar(0.0, n, gb.dtypes.FP64)
     c(d.S) << d.apply(gb.binary.times, right=1.0 / (n - 1.0))
     return G.to_dict(c)
+
+
+# ---- strongly connected components ----
+
+def strongly_connected_components(G):
+    """Collective. nx.strongly_connected_components from
+    ``algorithms.strongly_connected_components``, sinks first as Tarjan's order (what
+    nx.condensation numbers its nodes by): each component after every one it reaches."""
+    labels = alg.strongly_connected_components(G.matrix)
+    parts = _components(G, labels)
+    depth = _depth_below(G, labels)
+    index = _index(G)
+    return (set(part) for part in sorted(parts, key=lambda part: depth[index[part[0]]]))
+
+
+def _depth_below(G, labels):
+    """Collective. The length of the longest path from each component of ``labels`` (each
+    vertex labelled by its component's smallest vertex) to a sink of the condensation, by
+    peeling the sinks::
+
+        L(i, label(i)) = 1;  K = offdiag(L^T any.pair A any.pair L)    the condensation
+        r = the components;  repeat until r is empty:
+            s = r<!(K any.pair r)>                                      no edge into r
+            depth<s> = k;  r<!s>
+
+    as an array indexed by component label."""
+    n, grid = len(G), G.matrix.grid
+    rows, comp = labels.to_coo()
+    # L(i, label(i)) = 1, rank r giving vertices r, r + P, ...
+    share = slice(grid.rank, None, grid.nprocs)
+    L = gb.Matrix.from_coo(rows[share], comp[share], True, gb.dtypes.BOOL, nrows=n, ncols=n,
+                           distributed=True, grid=grid)
+    any_pair = gb.semiring.any_pair[gb.dtypes.BOOL]
+    # K = offdiag(L^T any.pair A any.pair L)
+    K = L.T.new().mxm(G.matrix.mxm(L, any_pair).new(), any_pair).new() \
+        .select(gb.select.offdiag).new()
+    remaining = gb.Vector.from_coo(np.unique(comp), True, gb.dtypes.BOOL, size=n)
+    depth = np.zeros(n, np.int64)
+    level = 0
+    while remaining.nvals:
+        # s = r<!(K any.pair r)>
+        above = K.mxv(remaining, any_pair).new(mask=remaining.S)
+        sinks = remaining.dup(mask=~above.S)
+        depth[sinks.to_coo()[0]] = level
+        remaining = remaining.dup(mask=above.S)
+        level += 1
+    return depth
+
+
+def number_strongly_connected_components(G):
+    """Collective. nx.number_strongly_connected_components."""
+    return len(_components(G, alg.strongly_connected_components(G.matrix)))
+
+
+def is_strongly_connected(G):
+    """Collective. nx.is_strongly_connected; the null graph raises NetworkXPointlessConcept."""
+    if len(G) == 0:
+        raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
+    return _one_component(alg.strongly_connected_components(G.matrix))
+
+
+def _one_component(labels):
+    """Collective. Whether every vertex has the label 0 (of the component of vertex 0)."""
+    return labels.reduce(gb.monoid.max).new().value == 0
+
+
+# ---- cores ----
+
+def core_number(G):
+    """Collective. nx.core_number from ``algorithms.core_number`` (a DiGraph's degree is
+    in + out, as NetworkX's); self loops raise NetworkXNotImplemented, as in NetworkX."""
+    return _cores(G)
+
+
+def _cores(G):
+    """Collective. ``core_number`` under a name the k_* functions' ``core_number`` argument
+    does not hide."""
+    A = G.matrix
+    _no_self_loops(A)
+    return G.to_dict(alg.core_number(A if G.is_directed() else alg.Graph(A, "undirected")))
+
+
+def _core_subgraph(G, keep, k, core):
+    """NetworkX's ``_core_subgraph``: G's subgraph (attributes kept) of the nodes ``keep``
+    accepts, with the core numbers computed here unless given, and k their largest by
+    default."""
+    if core is None:
+        core = _cores(G)
+    if k is None:
+        k = max(core.values())
+    return G.graph.subgraph([v for v in core if keep(v, k, core)]).copy()
+
+
+def k_core(G, k=None, core_number=None):
+    """Collective. nx.k_core: the nodes of core number at least k."""
+    return _core_subgraph(G, lambda v, k, c: c[v] >= k, k, core_number)
+
+
+def k_shell(G, k=None, core_number=None):
+    """Collective. nx.k_shell: the nodes of core number k."""
+    return _core_subgraph(G, lambda v, k, c: c[v] == k, k, core_number)
+
+
+def k_crust(G, k=None, core_number=None):
+    """Collective. nx.k_crust: the nodes of core number at most k (by default one less than
+    the largest)."""
+    core = _cores(G) if core_number is None else core_number
+    if k is None:
+        k = max(core.values()) - 1
+    return _core_subgraph(G, lambda v, k, c: c[v] <= k, k, core)
+
+
+def k_corona(G, k, core_number=None):
+    """Collective. nx.k_corona: the nodes of core number k with exactly k neighbours (G[v],
+    the successors in a DiGraph) of core number at least k::
+
+        h = 1 at the nodes of core number >= k
+        t = A plus.pair h                    each node's neighbours in the k-core
+    """
+    core = _cores(G) if core_number is None else core_number
+    index, n = _index(G), len(G)
+    # h = 1 at the nodes of core number >= k
+    high = np.array([index[v] for v, c in core.items() if c >= k], np.int64)
+    h = gb.Vector.from_coo(high, True, gb.dtypes.BOOL, size=n)
+    # t = A plus.pair h
+    inside = G.to_dict(G.matrix.mxv(h, gb.semiring.plus_pair[gb.dtypes.INT64]))
+    return _core_subgraph(G, lambda v, k, c: c[v] == k and inside.get(v, 0) == k, k, core)
+
+
+# ---- link analysis and centralities ----
+
+def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True):
+    """Collective. nx.hits from ``algorithms.hits``: power iteration to ``tol``, where
+    NetworkX finds the singular vector with ARPACK (they agree where it is unique)."""
+    if len(G) == 0:
+        return {}, {}
+    if max_iter <= 0:
+        raise nx.PowerIterationFailedConvergence(max_iter)
+    start = None if nstart is None else _vector(G, nstart)
+    try:
+        hubs, authorities = alg.hits(G.matrix, tol, max_iter, nstart=start,
+                                     normalized=normalized)
+    except exceptions.ConvergenceFailure as exc:
+        raise nx.PowerIterationFailedConvergence(max_iter) from exc
+    return G.to_dict(hubs), G.to_dict(authorities)
+
+
+def katz_centrality(G, alpha=0.1, beta=1.0, max_iter=1000, tol=1.0e-6, nstart=None,
+                    normalized=True, weight=None):
+    """Collective. nx.katz_centrality from ``algorithms.katz_centrality``: NetworkX's
+    iteration, stopping rule and normalization."""
+    if len(G) == 0:
+        return {}
+    b = _katz_beta(G, beta)
+    if max_iter <= 0:
+        raise nx.PowerIterationFailedConvergence(max_iter)
+    start = None if nstart is None else _vector(G, nstart)
+    try:
+        x = alg.katz_centrality(G.matrix, alpha, b, tol, max_iter, nstart=start,
+                                normalized=normalized)
+    except exceptions.ConvergenceFailure as exc:
+        raise nx.PowerIterationFailedConvergence(max_iter) from exc
+    return G.to_dict(x)
+
+
+def katz_centrality_numpy(G, alpha=0.1, beta=1.0, normalized=True, weight=None):
+    """Collective. nx.katz_centrality_numpy, which solves (I - alpha A^T) x = beta exactly:
+    ``algorithms.katz_centrality`` run to ``EXACT_TOL``, scaled as NetworkX (by the norm,
+    signed as the sum). Where the series does not converge in ``EXACT_MAX_ITER`` steps (alpha
+    near or above 1 / spectral radius) it raises NotImplementedError, and NetworkX's own
+    solve runs instead."""
+    if len(G) == 0:
+        return {}
+    if isinstance(beta, dict):
+        if set(beta) != set(G.graph):
+            raise nx.NetworkXError("beta dictionary must have a value for every node")
+        order, scale = list(beta), max(map(abs, beta.values()))
+    else:
+        try:
+            scale = abs(float(beta))
+        except (TypeError, ValueError) as err:
+            raise nx.NetworkXError("beta must be a number") from err
+        order = G.nodes
+    try:
+        x = alg.katz_centrality(G.matrix, alpha, _katz_beta(G, beta),
+                                EXACT_TOL * max(scale, 1.0), EXACT_MAX_ITER, normalized=False)
+    except exceptions.ConvergenceFailure as exc:
+        raise NotImplementedError(f"katz_centrality_numpy: the series does not converge in "
+                                  f"{EXACT_MAX_ITER} steps ({exc})") from exc
+    return _signed_unit(G.to_dict(x), order, normalized)
+
+
+def _katz_beta(G, beta):
+    """NetworkX's beta: a number, or a dict with a value for every node (then a Vector)."""
+    try:
+        return float(beta)
+    except (TypeError, ValueError, AttributeError) as err:
+        if set(beta) != set(G.graph):
+            raise nx.NetworkXError("beta dictionary must have a value for every node") from err
+    return _vector(G, beta)
+
+
+def eigenvector_centrality(G, max_iter=100, tol=1.0e-6, nstart=None, weight=None):
+    """Collective. nx.eigenvector_centrality from ``algorithms.eigenvector_centrality``:
+    NetworkX's iteration with A + I, its stopping rule and normalization, in the order of
+    ``nstart``'s keys when it is given (as NetworkX's dict)."""
+    if len(G) == 0:
+        raise nx.NetworkXPointlessConcept("cannot compute centrality for the null graph")
+    if nstart is not None:
+        if all(v == 0 for v in nstart.values()):
+            raise nx.NetworkXError("initial vector cannot have all zero values")
+        if sum(nstart.values()) == 0:
+            raise ZeroDivisionError("division by zero")
+    if max_iter <= 0:
+        raise nx.PowerIterationFailedConvergence(max_iter)
+    start = None if nstart is None else _vector(G, nstart)
+    try:
+        x = G.to_dict(alg.eigenvector_centrality(G.matrix, tol, max_iter, nstart=start))
+    except exceptions.ConvergenceFailure as exc:
+        raise nx.PowerIterationFailedConvergence(max_iter) from exc
+    return x if nstart is None else {v: x[v] for v in nstart}
+
+
+def eigenvector_centrality_numpy(G, weight=None, max_iter=50, tol=0):
+    """Collective. nx.eigenvector_centrality_numpy, for which NetworkX asks ARPACK for the
+    eigenvector: ``algorithms.eigenvector_centrality`` run to ``EXACT_TOL`` (ARPACK's
+    ``max_iter`` and ``tol`` do not apply to it), scaled as NetworkX. A graph that is not
+    (strongly) connected raises AmbiguousSolution, as in NetworkX; where the iteration does not
+    converge in ``EXACT_MAX_ITER`` steps it raises NotImplementedError, and NetworkX's own
+    ARPACK call runs instead."""
+    if len(G) == 0:
+        raise nx.NetworkXPointlessConcept("cannot compute centrality for the null graph")
+    labels = alg.strongly_connected_components(G.matrix) if G.is_directed() else \
+        alg.connected_components(G.matrix)
+    if not _one_component(labels):
+        raise nx.AmbiguousSolution("`eigenvector_centrality_numpy` does not give consistent "
+                                   "results for disconnected graphs")
+    try:
+        x = alg.eigenvector_centrality(G.matrix, EXACT_TOL, EXACT_MAX_ITER)
+    except exceptions.ConvergenceFailure as exc:
+        raise NotImplementedError(f"eigenvector_centrality_numpy: the power iteration does not "
+                                  f"converge in {EXACT_MAX_ITER} steps ({exc})") from exc
+    return _signed_unit(G.to_dict(x), G.nodes, True)
+
+
+# the _numpy forms' stopping rule: an L1 change below n * EXACT_TOL (times the largest |beta|
+# for Katz), within rounding of the exact answer for the ratios of convergence they accept
+EXACT_TOL = 1e-13
+EXACT_MAX_ITER = 2000
+
+
+def _signed_unit(values, order, normalized):
+    """``{v: values[v] / norm}`` in ``order``, norm the 2-norm signed as the sum (NetworkX's
+    scaling of the _numpy forms), or 1 unless ``normalized``."""
+    norm = math.copysign(math.hypot(*values.values()), sum(values.values())) \
+        if normalized else 1
+    return {v: values[v] / norm for v in order}
+
+
+def _vector(G, values):
+    """Collective. The FP64 Vector of ``{node: value}`` (every rank passes the same dict)."""
+    index = _index(G)
+    keys = np.array([index[v] for v in values], np.int64)
+    return gb.Vector.from_coo(keys, np.array(list(values.values()), np.float64),
+                              gb.dtypes.FP64, size=len(G))
+
+
+# ---- independent sets ----
+
+def maximal_independent_set(G, nodes=None, seed=None):
+    """Collective. nx.maximal_independent_set from ``algorithms.maximal_independent_set``
+    (Luby's), to NetworkX's contract: independent, maximal, containing ``nodes``, whose
+    order leads the list (rank 0's order of the set under mpiexec); the other members follow
+    in G's node order. The hash seed is drawn from ``seed`` (the global generator: can_run
+    refuses a given seed) on rank 0."""
+    graph, A = G.graph, G.matrix
+    comm = A.grid.comm
+    include = None
+    if not nodes:
+        if len(G) == 0:
+            raise IndexError("Cannot choose from an empty sequence")
+        nodes = []
+    else:
+        nodes = set(nodes)
+        if not nodes.issubset(graph):
+            raise nx.NetworkXUnfeasible(f"{nodes} is not a subset of the nodes of G")
+        index = _index(G)
+        include = gb.Vector.from_coo(np.array([index[v] for v in nodes], np.int64), True,
+                                     gb.dtypes.BOOL, size=len(G))
+    hash_seed = comm.bcast_object(seed.getrandbits(32) if A.grid.rank == 0 else None)
+    try:
+        chosen = alg.maximal_independent_set(alg.Graph(A, "undirected"), hash_seed,
+                                             include=include)
+    except exceptions.InvalidValue as exc:
+        raise nx.NetworkXUnfeasible(f"{nodes} is not an independent set of G") from exc
+    first = comm.bcast_object(list(nodes))
+    given = set(first)
+    return first + [v for v in G.to_dict(chosen) if v not in given]
 
 
 # ---- what can run ----
@@ -643,6 +949,23 @@ def _bfs_reason(depth_limit, sort_neighbors):
     return None
 
 
+def _hits_reason(G):
+    if isinstance(G, nx.Graph) and G.number_of_edges() == 0:
+        return "hits of a graph without edges is undefined (NetworkX's ARPACK raises)"
+    if isinstance(G, nx.Graph) and not _positive_weights(G, "weight"):
+        return "hits needs positive numeric edge weights"
+    return None
+
+
+def _seed_reason(seed):
+    # py_random_state has made seed=None the global generator; any other seed asks for
+    # NetworkX's own sequence of choices, which Luby's rounds do not reproduce
+    if seed is not nx.utils.create_py_random_state(None):
+        return "maximal_independent_set with a seed is not supported (NetworkX's answer for " \
+            "a seed is its own sequence of random choices)"
+    return None
+
+
 def _refuse(reason):
     if reason is not None:
         raise NotImplementedError(reason)
@@ -686,6 +1009,10 @@ def can_run(name, args, kwargs):
         reason = _k_reason(a["k"])
     elif name in ("bfs_edges", "bfs_tree"):
         reason = _bfs_reason(a["depth_limit"], a["sort_neighbors"])
+    elif name == "hits":
+        reason = _hits_reason(G)
+    elif name == "maximal_independent_set":
+        reason = _seed_reason(a["seed"])
     else:
         reason = None
     return reason or True
@@ -712,18 +1039,32 @@ class BackendInterface:
     bfs_tree = staticmethod(bfs_tree)
     clustering = staticmethod(clustering)
     connected_components = staticmethod(connected_components)
+    core_number = staticmethod(core_number)
     degree_centrality = staticmethod(degree_centrality)
+    eigenvector_centrality = staticmethod(eigenvector_centrality)
+    eigenvector_centrality_numpy = staticmethod(eigenvector_centrality_numpy)
+    hits = staticmethod(hits)
     in_degree_centrality = staticmethod(in_degree_centrality)
     is_connected = staticmethod(is_connected)
+    is_strongly_connected = staticmethod(is_strongly_connected)
     is_weakly_connected = staticmethod(is_weakly_connected)
+    k_core = staticmethod(k_core)
+    k_corona = staticmethod(k_corona)
+    k_crust = staticmethod(k_crust)
+    k_shell = staticmethod(k_shell)
     k_truss = staticmethod(k_truss)
+    katz_centrality = staticmethod(katz_centrality)
+    katz_centrality_numpy = staticmethod(katz_centrality_numpy)
+    maximal_independent_set = staticmethod(maximal_independent_set)
     number_connected_components = staticmethod(number_connected_components)
+    number_strongly_connected_components = staticmethod(number_strongly_connected_components)
     number_weakly_connected_components = staticmethod(number_weakly_connected_components)
     out_degree_centrality = staticmethod(out_degree_centrality)
     pagerank = staticmethod(pagerank)
     single_source_bellman_ford_path_length = staticmethod(single_source_bellman_ford_path_length)
     single_source_dijkstra_path_length = staticmethod(single_source_dijkstra_path_length)
     single_source_shortest_path_length = staticmethod(single_source_shortest_path_length)
+    strongly_connected_components = staticmethod(strongly_connected_components)
     transitivity = staticmethod(transitivity)
     triangles = staticmethod(triangles)
     weakly_connected_components = staticmethod(weakly_connected_components)

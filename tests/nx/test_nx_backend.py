@@ -253,6 +253,85 @@ def test_degree_centrality(graph):
         assert nx.degree_centrality(H, backend=B) == nx.degree_centrality(H)
 
 
+@pytest.mark.parametrize("graph", DIRECTED)
+def test_strongly_connected_components(graph):
+    G = ALL[graph]()
+    got = list(nx.strongly_connected_components(G, backend=B))
+    assert sorted(map(sorted, got)) == sorted(map(sorted, nx.strongly_connected_components(G)))
+    # sinks first, as Tarjan's order: nothing a component reaches comes after it
+    place = {v: k for k, part in enumerate(got) for v in part}
+    assert all(place[u] >= place[v] for u, v in G.edges)
+    assert nx.number_strongly_connected_components(G, backend=B) == len(got) > 1
+    assert not nx.is_strongly_connected(G, backend=B)
+    assert nx.is_strongly_connected(nx.cycle_graph(5, create_using=nx.DiGraph), backend=B)
+    with pytest.raises(nx.NetworkXPointlessConcept):
+        nx.is_strongly_connected(nx.DiGraph(), backend=B)
+
+
+def same_graph(got, want):
+    assert list(got) == list(want) and list(got.edges(data=True)) == list(want.edges(data=True))
+
+
+@pytest.mark.parametrize("graph", ALL)
+def test_cores(graph):
+    G = ALL[graph]()
+    assert nx.core_number(G, backend=B) == nx.core_number(G)
+    top = max(nx.core_number(G).values())
+    for k in (None, 1, top):
+        for f in (nx.k_core, nx.k_shell, nx.k_crust):
+            same_graph(f(G, k, backend=B), f(G, k))
+    for k in range(top + 1):
+        same_graph(nx.k_corona(G, k, backend=B), nx.k_corona(G, k))
+    with pytest.raises(nx.NetworkXNotImplemented, match="self loops"):
+        nx.core_number(looped(), backend=B)
+
+
+@pytest.mark.parametrize("graph", ["karate", "weighted-digraph", "named-digraph"])
+def test_hits_katz_eigenvector(graph):
+    G = ALL[graph]()
+    # HITS: NetworkX's ARPACK to 1e-10 against power iteration to 1e-12
+    got, want = nx.hits(G, 1000, 1e-12, backend=B), nx.hits(G, 1000, 1e-10)
+    close(got[0], want[0], 1e-7)
+    close(got[1], want[1], 1e-7)
+    # the same iterations as NetworkX: agreement to rounding
+    for kw in ({}, {"weight": "weight", "alpha": 0.01}, {"normalized": False}):
+        close(nx.katz_centrality(G, backend=B, **kw), nx.katz_centrality(G, **kw), 1e-12)
+    close(nx.eigenvector_centrality(G, max_iter=1000, backend=B),
+          nx.eigenvector_centrality(G, max_iter=1000), 1e-12)
+    with pytest.raises(nx.PowerIterationFailedConvergence):
+        nx.eigenvector_centrality(G, max_iter=1, backend=B)
+
+
+def test_numpy_forms_against_exact_solutions():
+    """Within 1e-9 of NetworkX's dense solve and ARPACK (the iterations run to 1e-13)."""
+    G = nx.karate_club_graph()
+    close(nx.katz_centrality_numpy(G, 0.1, backend=B), nx.katz_centrality_numpy(G, 0.1), 1e-9)
+    beta = {v: 1 + v % 3 for v in reversed(list(G))}
+    got = nx.katz_centrality_numpy(G, 0.01, beta, weight="weight", backend=B)
+    assert list(got) == list(beta)  # NetworkX's order: beta's keys
+    close(got, nx.katz_centrality_numpy(G, 0.01, beta, weight="weight"), 1e-9)
+    close(nx.eigenvector_centrality_numpy(G, backend=B), nx.eigenvector_centrality_numpy(G), 1e-9)
+    with pytest.raises(nx.AmbiguousSolution):
+        nx.eigenvector_centrality_numpy(ALL["two-paths"](), backend=B)
+    with pytest.raises(NotImplementedError, match="raised NotImplementedError"):
+        nx.katz_centrality_numpy(G, 1.0, backend=B)  # alpha above 1 / spectral radius
+
+
+@pytest.mark.parametrize("graph", UNDIRECTED)
+def test_maximal_independent_set(graph):
+    G = ALL[graph]()
+    some = nx.maximal_independent_set(G, seed=3)[:3]  # independent, as it must be
+    for nodes in (None, some):
+        got = nx.maximal_independent_set(G, nodes, backend=B)
+        assert len(got) == len(set(got)) and set(nodes or []) <= set(got)
+        assert G.subgraph(got).number_of_edges() == 0
+        assert nx.is_dominating_set(G, got)
+    with pytest.raises(nx.NetworkXUnfeasible, match="not an independent set"):
+        nx.maximal_independent_set(G, list(G.edges)[0], backend=B)
+    with pytest.raises(nx.NetworkXUnfeasible, match="not a subset"):
+        nx.maximal_independent_set(G, ["missing"], backend=B)
+
+
 @pytest.mark.parametrize("call", [
     lambda G: nx.pagerank(G, personalization={0: 1}, backend=B),
     lambda G: nx.pagerank(G, dangling={0: 1}, backend=B),
@@ -266,6 +345,8 @@ def test_degree_centrality(graph):
     lambda G: nx.k_truss(G, 3.5, backend=B),
     lambda G: nx.bfs_edges(G, 0, sort_neighbors="sorted", backend=B),
     lambda G: nx.bfs_tree(G, 0, depth_limit="2", backend=B),
+    lambda G: nx.maximal_independent_set(G, seed=1, backend=B),
+    lambda G: nx.hits(nx.empty_graph(3), backend=B),
 ])
 def test_unsupported_arguments_raise_with_explicit_backend(call):
     """With backend="gblas2d" NetworkX tries no other backend: can_run's refusal is a
@@ -317,11 +398,13 @@ NETWORKX_TESTS = [
     "tests.test_cluster::TestClustering", "tests.test_cluster::TestTransitivity",
     "tests.test_cluster::TestAverageClustering", "tests.test_core::TestCore::test_k_truss",
     "centrality.tests.test_degree_centrality",
+    "components.tests.test_strongly_connected::TestStronglyConnected", "tests.test_mis",
 ]
 NETWORKX_TESTED = {
     "average_clustering", "bfs_edges", "bfs_layers", "bfs_tree", "clustering",
-    "degree_centrality", "in_degree_centrality", "k_truss", "out_degree_centrality",
-    "transitivity", "triangles",
+    "degree_centrality", "in_degree_centrality", "is_strongly_connected", "k_truss",
+    "maximal_independent_set", "number_strongly_connected_components", "out_degree_centrality",
+    "strongly_connected_components", "transitivity", "triangles",
 }
 
 
