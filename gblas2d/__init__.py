@@ -14,9 +14,9 @@ The same script runs on one process and under ``mpiexec -n P``.
 # namespaces at python-graphblas's paths (gblas2d/binary.py, ...); each reads its names from
 # gblas2d.semirings, where the ops are defined.
 from . import binary, dtypes, exceptions, indexunary, io, monoid, op, select, semiring, unary
-from .dist.comm import recording, set_debug, stats
-from .dist.grid import Grid, default_grid, set_default_grid
-from .dist.products import trace
+from .distributed.comm import recording, set_debug, stats
+from .distributed.grid import Grid, default_grid, set_default_grid
+from .distributed.products import trace
 from .io import generators
 from .local import backends
 from .surface import agg

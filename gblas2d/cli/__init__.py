@@ -25,7 +25,7 @@ import time
 import numpy as np
 
 from ..algorithms import NegativeCycleError
-from ..dist.grid import Grid, set_default_grid
+from ..distributed.grid import Grid, set_default_grid
 from ..exceptions import ConvergenceFailure, GraphblasException
 from ..local import backends
 from .graphs import MAX_SCALE

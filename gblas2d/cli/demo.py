@@ -10,7 +10,7 @@ import time
 import numpy as np
 
 from .. import Vector, monoid, semiring, trace
-from ..dist.comm import recording
+from ..distributed.comm import recording
 from ..io import generators
 
 

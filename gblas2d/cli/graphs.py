@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 from .. import io
-from ..dist.grid import default_grid
+from ..distributed.grid import default_grid
 from ..io import generators, graphalytics
 
 # 2**SCALE vertices with int64 ids

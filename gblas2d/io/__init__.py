@@ -13,7 +13,7 @@ redistribution); nothing below it imports it.
 
 import numpy as np
 
-from ..dist.grid import collective
+from ..distributed.grid import collective
 from ..surface.matrix import Matrix
 from ..surface.vector import Vector
 from .binformat import load, save

@@ -11,7 +11,7 @@ import zipfile
 
 import numpy as np
 
-from ..dist.grid import collective, default_grid
+from ..distributed.grid import collective, default_grid
 from ..exceptions import InvalidValue
 from ..semirings.dtypes import lookup_dtype
 from ..surface.matrix import Matrix

@@ -14,7 +14,7 @@ scale 24.
 
 import numpy as np
 
-from ..dist.grid import collective, default_grid
+from ..distributed.grid import collective, default_grid
 from ..semirings import binary
 from ..surface.matrix import Matrix
 
@@ -22,6 +22,9 @@ __all__ = ["CHUNK", "erdos_renyi", "erdos_renyi_edges", "grid_graph", "rmat", "r
            "vertex_permutation"]
 
 CHUNK = 1 << 16
+# Edges sent to their owners at once by a distributed build: big enough that a round's
+# exchange costs little beside its work, small beside a rank's share of a large graph.
+BATCH = 1 << 20
 _PERM_KEY = 1 << 31
 _ER_KEY = (1 << 31) + 1
 _GRID_KEY = (1 << 31) + 2
@@ -74,27 +77,26 @@ def _kronecker_chunk(rng, count, scale, a, b, c):
 
 
 def _chunks(nedges, part, nparts, with_weights, draw):
-    """Concatenated (src, dst, weights or None) of ``part``'s chunks; ``draw(k, count)`` gives
+    """``part``'s chunks, in order, each (src, dst, weights or None); ``draw(k, count)`` gives
     chunk k's (rng, src, dst), and weights are drawn from the same rng after the endpoints, so
     (src, dst) do not depend on whether weights are asked for."""
     first, end = _chunk_range(nedges, part, nparts)
-    srcs, dsts, ws = [], [], []
     for k in range(first, end):
         count = _chunk_size(nedges, k)
-        rng, s, d = draw(k, count)
-        srcs.append(s)
-        dsts.append(d)
-        if with_weights:
-            ws.append(rng.random(count))
-    empty = np.empty(0, dtype=np.int64)
-    src = np.concatenate(srcs) if srcs else empty
-    dst = np.concatenate(dsts) if dsts else empty
-    w = (np.concatenate(ws) if ws else np.empty(0)) if with_weights else None
-    return src, dst, w
+        rng, src, dst = draw(k, count)
+        yield src, dst, rng.random(count) if with_weights else None
+
+
+def _concatenated(chunks):
+    """One (src, dst, weights or None) of a part's chunks."""
+    chunks = list(chunks)
+    if not chunks:
+        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64), None
+    return _join(chunks)
 
 
 def _rmat_chunks(scale, edge_factor, a, b, c, seed, part, nparts, with_weights):
-    """Concatenated (src, dst, weights or None) of ``part``'s chunks, labels unscrambled."""
+    """``part``'s chunks (src, dst, weights or None), labels unscrambled."""
     nedges = int(edge_factor) << int(scale)
 
     def draw(k, count):
@@ -160,7 +162,8 @@ def rmat_edges(scale, edge_factor=16, *, a=0.57, b=0.19, c=0.19, seed=0, part=0,
     """
     _check_rmat(scale, edge_factor, a, b, c)
     seed = _check_seed(seed)
-    src, dst, _ = _rmat_chunks(int(scale), edge_factor, a, b, c, seed, part, nparts, False)
+    src, dst, _ = _concatenated(_rmat_chunks(int(scale), edge_factor, a, b, c, seed, part,
+                                             nparts, False))
     perm = vertex_permutation(scale, seed)
     return perm[src], perm[dst]
 
@@ -183,8 +186,7 @@ def erdos_renyi_edges(n, nedges, *, seed=0, part=0, nparts=1):
     >>> len(src), int(dst.max()) < 10
     (25, True)
     """
-    src, dst, _ = _er_chunks(n, nedges, _check_seed(seed), part, nparts, False)
-    return src, dst
+    return _concatenated(_er_chunks(n, nedges, _check_seed(seed), part, nparts, False))[:2]
 
 
 def _er_chunks(n, nedges, seed, part, nparts, with_weights):
@@ -200,32 +202,50 @@ def _er_chunks(n, nedges, seed, part, nparts, with_weights):
     return _chunks(nedges, part, nparts, with_weights, draw)
 
 
-def _build(n, edges, symmetric, dtype, grid, name):
-    """Collective. Drop self-loops, add reversed edges if asked, combine repeats by min.
+def _build(n, chunks, symmetric, weighted, dtype, grid, name):
+    """Collective. The Matrix of a part's edge chunks: self-loops dropped, reversed edges added
+    if asked, repeats combined by min.
 
-    ``edges`` is a list [src, dst, weights or None] that this function empties: holding the
-    only references, it frees each array as soon as its successor exists, so the build keeps
-    one copy of the edges instead of three."""
-    src, dst, w = edges
-    edges.clear()
-    keep = src != dst
-    src, dst = src[keep], dst[keep]
-    # Unweighted: one scalar stands for every value, so no array of ones is held.
-    values = 1.0 if w is None else w[keep]
-    if symmetric:
-        src, dst = np.concatenate([src, dst]), np.concatenate([dst, src])
-        if w is not None:
-            values = np.concatenate([values, values])
-    # Handed over through the list, with no name left here: from_coo lets the index arrays go
-    # once it has their keys, and they are then freed (a third of the build's peak).
-    edges[:] = [src, dst]
-    src = dst = None
-    A = Matrix.from_coo(edges.pop(0), edges.pop(0), values, dtype=dtype, nrows=n, ncols=n,
-                        dup_op=binary.min, name=name, distributed=True, grid=grid)
-    # Each edge and its reverse carry the same weight and meet the same repeats.
+    The edges travel to their owners a batch of ``BATCH`` at a time
+    (``Matrix.from_coo_chunks``), so a rank holds one batch of its edges and its block's
+    keys, never its whole share of the edge list."""
+
+    def batches():
+        for src, dst, w in _batched(chunks):
+            keep = src != dst
+            src, dst = src[keep], dst[keep]
+            w = w[keep] if weighted else None
+            if symmetric:
+                src, dst = np.concatenate([src, dst]), np.concatenate([dst, src])
+                # Each edge and its reverse carry the same weight and meet the same repeats.
+                w = np.concatenate([w, w]) if weighted else None
+            yield (src, dst, w) if weighted else (src, dst)
+
+    # Unweighted: one value stands for every entry, so no array of ones is held.
+    A = Matrix.from_coo_chunks(batches(), nrows=n, ncols=n, value=None if weighted else 1.0,
+                               dtype=dtype, dup_op=binary.min, name=name, grid=grid)
     if symmetric:
         A.mark_symmetric()
     return A
+
+
+def _batched(chunks):
+    """The chunks joined into batches of about ``BATCH`` edges."""
+    batch, size = [], 0
+    for chunk in chunks:
+        batch.append(chunk)
+        size += len(chunk[0])
+        if size >= BATCH:
+            yield _join(batch)
+            batch, size = [], 0
+    if batch:
+        yield _join(batch)
+
+
+def _join(batch):
+    src, dst, w = zip(*batch, strict=True)
+    return np.concatenate(src), np.concatenate(dst), \
+        None if w[0] is None else np.concatenate(w)
 
 
 def _check_weights(weights):
@@ -270,11 +290,10 @@ def rmat(scale, edge_factor=16, *, a=0.57, b=0.19, c=0.19, seed=0, symmetric=Fal
     seed = _check_seed(seed)
     with_weights = _check_weights(weights)
     grid = grid or default_grid()
-    edges = list(_rmat_chunks(int(scale), edge_factor, a, b, c, seed, grid.rank, grid.nprocs,
-                              with_weights))
     perm = vertex_permutation(scale, seed)
-    edges[0], edges[1] = perm[edges[0]], perm[edges[1]]
-    return _build(1 << int(scale), edges, symmetric, dtype, grid, name)
+    chunks = ((perm[src], perm[dst], w) for src, dst, w in _rmat_chunks(
+        int(scale), edge_factor, a, b, c, seed, grid.rank, grid.nprocs, with_weights))
+    return _build(1 << int(scale), chunks, symmetric, with_weights, dtype, grid, name)
 
 
 @collective
@@ -294,9 +313,8 @@ def erdos_renyi(n, nedges, *, seed=0, symmetric=False, weights=None, dtype="FP64
     """
     with_weights = _check_weights(weights)
     grid = grid or default_grid()
-    edges = list(_er_chunks(n, nedges, _check_seed(seed), grid.rank, grid.nprocs,
-                            with_weights))
-    return _build(int(n), edges, symmetric, dtype, grid, name)
+    chunks = _er_chunks(n, nedges, _check_seed(seed), grid.rank, grid.nprocs, with_weights)
+    return _build(int(n), chunks, symmetric, with_weights, dtype, grid, name)
 
 
 def _mesh_edges(e, nrows, ncols, diagonal):
@@ -376,6 +394,6 @@ def grid_graph(nrows, ncols, *, diagonal=False, weights=None, seed=0, dtype="FP6
     seed = _check_seed(seed)
     with_weights = _check_weights(weights)
     grid = grid or default_grid()
-    edges = list(_grid_chunks(nrows, ncols, bool(diagonal), seed, grid.rank, grid.nprocs,
-                              with_weights))
-    return _build(nrows * ncols, edges, True, dtype, grid, name)
+    chunks = _grid_chunks(nrows, ncols, bool(diagonal), seed, grid.rank, grid.nprocs,
+                          with_weights)
+    return _build(nrows * ncols, chunks, True, with_weights, dtype, grid, name)

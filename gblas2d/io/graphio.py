@@ -27,8 +27,8 @@ import zlib
 
 import numpy as np
 
-from ..dist import redistribute as redist
-from ..dist.grid import collective, default_grid
+from ..distributed import redistribute as redist
+from ..distributed.grid import collective, default_grid
 from ..exceptions import IndexOutOfBound, InvalidValue, NotImplementedException
 from ..semirings import binary
 from ..semirings.dtypes import lookup_dtype

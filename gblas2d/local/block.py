@@ -41,10 +41,10 @@ class Block:
     @classmethod
     def from_keys(cls, nrows, ncols, keys, values):
         """From sorted unique keys ``row * ncols + col``."""
-        # The rows are counted and let go before the columns exist: one array of the entries'
-        # size at a time next to the keys (a build's high-water mark).
-        ptr = np.zeros(nrows + 1, dtype=np.int64)
-        np.cumsum(np.bincount(keys // max(ncols, 1), minlength=nrows), out=ptr[1:])
+        # Each row's first entry by binary search in the sorted keys: no array of the entries'
+        # rows is made, so the columns are the one array of the entries' size beside the keys
+        # (a build's high-water mark).
+        ptr = np.searchsorted(keys, np.arange(nrows + 1, dtype=np.int64) * max(ncols, 1))
         cols = keys % max(ncols, 1)
         # The rows are not kept: most blocks are only ever read as CSR.
         return cls(nrows, ncols, ptr, cols, values)

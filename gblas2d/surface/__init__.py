@@ -2,7 +2,7 @@
 expressions, masks, Python's operators, indexing, views, formats and aggregators.
 
 A container checks its arguments from replicated metadata, builds an expression, and hands the
-computation to ``gblas2d.dist``; it writes the result and agrees on its nvals. It imports the
+computation to ``gblas2d.distributed``; it writes the result and agrees on its nvals. It imports the
 2D and local layers, the algebra and the exceptions; the public names are re-exported by
 ``gblas2d``.
 """

@@ -12,7 +12,7 @@ A class that mixes these in supplies ``new``, ``dtype``, ``shape``, ``grid`` and
 ``output_class`` (the class of its result).
 """
 
-from ..dist.grid import collective
+from ..distributed.grid import collective
 from .config import config, needs_autocompute
 
 __all__ = ["MatrixAutoMethods", "VectorAutoMethods", "computed", "of_result"]

@@ -5,7 +5,7 @@ constructors and assignments, so each rank builds only its own part."""
 
 import numpy as np
 
-from ..dist.grid import collective
+from ..distributed.grid import collective
 from ..exceptions import DimensionMismatch, IndexOutOfBound, OutputNotEmpty
 from ..semirings import select
 from .expr import Mask, VectorExpression

@@ -22,7 +22,7 @@ import numbers
 
 import numpy as np
 
-from ..dist.grid import collective
+from ..distributed.grid import collective
 from ..exceptions import DimensionMismatch, EmptyObject
 from ..semirings import binary, monoid
 from . import shape as _shape

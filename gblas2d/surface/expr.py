@@ -9,8 +9,8 @@ allreduce, so an error on one rank is raised on all of them and the output is le
 
 import numpy as np
 
-from ..dist.grid import collective
-from ..dist.products import mxm_compute, mxv_compute
+from ..distributed.grid import collective
+from ..distributed.products import mxm_compute, mxv_compute
 from ..exceptions import DimensionMismatch, DomainMismatch, InvalidValue
 from ..local.block import BlockMask
 from ..local.piece import PieceMask

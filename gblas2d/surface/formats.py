@@ -1,6 +1,6 @@
 """A whole Matrix in and out of compressed arrays: CSR, CSC and their doubly compressed forms
 DCSR and DCSC (python-graphblas's ``Matrix.from_csr`` ... ``Matrix.to_dcsc``), nested dicts
-and edge lists.
+and edge lists; and ``Matrix.from_coo_chunks``, COO entries that each rank makes in chunks.
 
 As ``from_coo`` and ``to_coo``: input is given identically on every rank, which expands it to
 COO and keeps its own block's entries (no communication but ``from_coo``'s agreement); output
@@ -16,12 +16,77 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..dist.grid import collective
-from ..exceptions import InvalidObject, InvalidValue
+from ..distributed import redistribute as redist
+from ..distributed.grid import collective, default_grid
+from ..exceptions import IndexOutOfBound, InvalidObject, InvalidValue
+from ..semirings.dtypes import lookup_dtype
 from .inputs import index_array, order_of
 
-__all__ = ["from_csc", "from_csr", "from_dcsc", "from_dcsr", "from_dicts", "from_edgelist",
-           "to_csc", "to_csr", "to_dcsc", "to_dcsr", "to_dicts", "to_edgelist"]
+__all__ = ["from_coo_chunks", "from_csc", "from_csr", "from_dcsc", "from_dcsr", "from_dicts",
+           "from_edgelist", "to_csc", "to_csr", "to_dcsc", "to_dcsr", "to_dicts", "to_edgelist"]
+
+
+@collective
+def from_coo_chunks(cls, chunks, *, nrows, ncols, value=None, dtype="FP64", dup_op=None,
+                    name=None, grid=None):
+    """Collective. A Matrix from COO entries that each rank makes itself, in chunks (a gblas2d
+    extension, for generators and readers): each chunk's entries travel to their owners as
+    soon as it is made, so a rank holds one chunk of input and its own block's keys at a
+    time, never its whole share of the input (``from_coo(..., distributed=True)`` holds that
+    twice over while its entries travel).
+
+    Parameters
+    ----------
+    chunks : iterable
+        This rank's chunks: ``(rows, columns)`` pairs when ``value`` is given, else
+        ``(rows, columns, values)``. Ranks may have different numbers of chunks.
+    nrows, ncols : int
+        The shape, the same on every rank.
+    value : scalar, optional
+        The one value of every entry (a pattern), held once, not per entry.
+    dtype, dup_op, name, grid
+        As in ``from_coo``; repeats are combined with ``dup_op`` or refused (InvalidValue).
+
+    Examples
+    --------
+    >>> import gblas2d as gb  # doctest: +SKIP
+    >>> parts = ((np.arange(k, 10, 2), np.arange(k, 10, 2)) for k in range(2))  # doctest: +SKIP
+    >>> gb.Matrix.from_coo_chunks(parts, nrows=10, ncols=10, value=1).nvals  # doctest: +SKIP
+    10
+    """
+    grid = grid or default_grid()
+    dtype = lookup_dtype(dtype)
+    out = cls(dtype, nrows, ncols, name=name, grid=grid)
+    grid.comm.check_replicated("Matrix.from_coo_chunks", value, nrows, ncols)
+    keys, vals = [], []
+    chunks = iter(chunks)
+    # One round a chunk: the ranks agree whether any has one left (a rank that has none
+    # still takes part in the exchange, sending nothing).
+    while True:
+        chunk = next(chunks, None)
+        if not grid.comm.allreduce(np.array([chunk is not None], dtype=np.int64), "max")[0]:
+            break
+        rows, cols, *chunk_vals = chunk if chunk is not None else \
+            (np.empty(0, np.int64), np.empty(0, np.int64)) + \
+            (() if value is not None else (np.empty(0, dtype.np_type),))
+        rows, cols = index_array(rows, "row indices"), index_array(cols, "column indices")
+        for arr, n, what in ((rows, nrows, "row"), (cols, ncols, "column")):
+            if arr.size and (arr.min() < 0 or arr.max() >= n):
+                bad = arr[(arr < 0) | (arr >= n)][0]
+                raise IndexOutOfBound(f"{what} index {bad} out of range for Matrix of shape "
+                                      f"{nrows}x{ncols}")
+        chunk_vals = [np.asarray(v).astype(dtype.np_type, copy=False) for v in chunk_vals]
+        got = redist.to_blocks(grid, nrows, ncols, rows, cols, *chunk_vals)
+        keys.append(got[0])
+        vals.extend(got[1:])
+    keys = np.concatenate(keys) if keys else np.empty(0, np.int64)
+    values = np.broadcast_to(np.asarray(value, dtype=dtype.np_type), keys.shape) \
+        if value is not None else np.concatenate(vals or [np.empty(0, dtype.np_type)])
+    vals = None
+    entries = [keys, values]
+    keys = values = None
+    out._set_from_entries(entries, dup_op)
+    return out
 
 
 def _expand(majors, indptr, indices, values, n_major, n_minor, by_rows):

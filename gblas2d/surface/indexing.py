@@ -26,7 +26,7 @@ them by ``accum`` when given); outside the region C is unchanged until the mask 
 
 import numpy as np
 
-from ..dist import redistribute as redist
+from ..distributed import redistribute as redist
 from ..exceptions import DimensionMismatch
 from ..local import backends
 from ..local.block import Block, BlockMask

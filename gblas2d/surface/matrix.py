@@ -9,8 +9,8 @@ from contextlib import nullcontext
 
 import numpy as np
 
-from ..dist import redistribute as redist
-from ..dist.grid import collective, default_grid
+from ..distributed import redistribute as redist
+from ..distributed.grid import collective, default_grid
 from ..exceptions import (
     DimensionMismatch,
     DomainMismatch,
@@ -20,7 +20,7 @@ from ..exceptions import (
 )
 from ..local import backends
 from ..local.block import Block
-from ..local.keys import reduce_sorted, run_starts
+from ..local.keys import reduce_sorted
 from ..local.piece import Piece
 from ..semirings import binary, monoid, semiring
 from ..semirings.dtypes import FP64, lookup_dtype
@@ -327,7 +327,11 @@ class Matrix(Container):
             if values.strides == (0,) and _keeps(dup, values[:1]):
                 # One value broadcast (a pattern) whose repeats combine to itself: the unique
                 # keys keep it, with no array of values built and reduced.
-                keys = keys[run_starts(keys)]
+                first = np.empty(len(keys), dtype=bool)
+                first[0] = True
+                np.not_equal(keys[1:], keys[:-1], out=first[1:])
+                # a mask, not positions: one byte an entry beside the keys, not eight
+                keys = keys[first]
                 values = np.broadcast_to(values[:1], keys.shape)
             else:
                 keys, values = reduce_sorted(keys, values, dup.monoid or FirstOnlyMonoid(dup))
@@ -591,7 +595,7 @@ class Matrix(Container):
         n = self._nrows if axis == "row" else self._ncols
 
         def compute(mask, opts):
-            from ..dist.exchange import fold_segment
+            from ..distributed.exchange import fold_segment
 
             b = a._block
             if axis == "row":
@@ -637,7 +641,7 @@ class Matrix(Container):
 
     def mxm(self, other, op=semiring.plus_times):
         """``A (+).(x) B``: C(i, j) = (+)_k A(i, k) (x) B(k, j), by gathering B's rows for a
-        tall and skinny B or by SUMMA stages for square operands (``dist/products.py``)."""
+        tall and skinny B or by SUMMA stages for square operands (``distributed/products.py``)."""
         if isinstance(other, TransposedMatrix):
             other = other.new()
         return mxm_expression(self, other, op)
@@ -734,6 +738,7 @@ class Matrix(Container):
 
     # CSR, CSC, DCSR, DCSC, nested dicts and edge lists in and out, whole on every rank
     # (formats.py)
+    from_coo_chunks = classmethod(_formats.from_coo_chunks)
     from_csr = classmethod(_formats.from_csr)
     from_csc = classmethod(_formats.from_csc)
     from_dcsr = classmethod(_formats.from_dcsr)

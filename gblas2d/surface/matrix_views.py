@@ -8,7 +8,7 @@ does the extract and the assign); ``matrix.py`` defines the Matrix that makes th
 
 import numpy as np
 
-from ..dist.grid import collective
+from ..distributed.grid import collective
 from ..semirings import monoid, semiring
 from .automethods import MatrixAutoMethods, VectorAutoMethods
 from .config import computes

@@ -16,7 +16,7 @@ The 8-byte agreement allreduces that guard every MPI call (docs/concepts.md, "SP
 counted apart, as ``guards``. Recording is local: each rank records what it took part in.
 """
 
-from ..dist import grid as _grid
+from ..distributed import grid as _grid
 
 __all__ = ["Recorder"]
 

@@ -14,7 +14,7 @@ import numbers
 
 import numpy as np
 
-from ..dist.grid import collective, default_grid
+from ..distributed.grid import collective, default_grid
 from ..exceptions import EmptyObject
 from ..semirings import binary, monoid, unary
 from ..semirings.dtypes import BOOL, FP64, lookup_dtype

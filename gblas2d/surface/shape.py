@@ -11,9 +11,9 @@ import operator
 
 import numpy as np
 
-from ..dist import redistribute as redist
-from ..dist.exchange import gather_segment
-from ..dist.products import mxm_compute
+from ..distributed import redistribute as redist
+from ..distributed.exchange import gather_segment
+from ..distributed.products import mxm_compute
 from ..exceptions import InvalidValue, NotImplementedException
 from ..local import backends
 from ..local.block import Block

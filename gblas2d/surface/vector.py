@@ -10,8 +10,8 @@ from contextlib import nullcontext
 
 import numpy as np
 
-from ..dist import redistribute as redist
-from ..dist.grid import collective, default_grid
+from ..distributed import redistribute as redist
+from ..distributed.grid import collective, default_grid
 from ..exceptions import IndexOutOfBound, InvalidValue
 from ..local.piece import Piece, PieceMask, Write, accumulated, ewise, write
 from ..semirings import binary, monoid, semiring

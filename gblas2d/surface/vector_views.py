@@ -11,8 +11,8 @@ import functools
 
 import numpy as np
 
-from ..dist import redistribute as redist
-from ..dist.grid import collective
+from ..distributed import redistribute as redist
+from ..distributed.grid import collective
 from ..local.piece import Piece
 from .automethods import VectorAutoMethods
 from .config import computes

@@ -14,8 +14,8 @@ from _helpers import agreed
 
 import gblas2d as gb
 from gblas2d import generators, semiring
-from gblas2d.dist import comm
-from gblas2d.dist import redistribute as _redistribute
+from gblas2d.distributed import comm
+from gblas2d.distributed import redistribute as _redistribute
 from gblas2d.local import backends
 from gblas2d.surface import matrix
 

@@ -549,3 +549,44 @@ def test_empty_matrices(shape):
     assert A.to_dense(fill_value=0).shape == shape
     assert gb.io.to_scipy_sparse(A).shape == shape
     assert gb.io.from_scipy_sparse(gb.io.to_scipy_sparse(A)).shape == shape
+
+
+# ---------------------------------------------------------------- from_coo_chunks
+
+
+def chunked_share(r, c, v, sizes):
+    """This rank's share of the COO (entries k % nprocs == rank) cut into chunks of ``sizes``
+    in turn, so ranks have different numbers of chunks."""
+    s = my_share(len(r))
+    r, c, v = r[s], c[s], v[s]
+    cuts = np.cumsum(sizes)
+    cuts = cuts[cuts < len(r)]
+    return zip(np.split(r, cuts), np.split(c, cuts), np.split(v, cuts), strict=True)
+
+
+@pytest.mark.parametrize("sizes", [[1000], [7, 1, 40], [3]])
+def test_from_coo_chunks_equals_from_coo(sizes):
+    r, c, v = random_coo(5, 70, 50, 600, unique=False)
+    sizes = sizes * (1 + grid().rank)
+    A = gb.Matrix.from_coo_chunks(chunked_share(r, c, v, sizes), nrows=70, ncols=50,
+                                  dup_op=binary.plus)
+    B = gb.Matrix.from_coo(r, c, v, nrows=70, ncols=50, dup_op=binary.plus)
+    assert A.isequal(B, check_dtype=True)
+    pattern = ((x, y) for x, y, _ in chunked_share(r, c, v, sizes))
+    P = gb.Matrix.from_coo_chunks(pattern, nrows=70, ncols=50, value=2, dtype="INT32",
+                                  dup_op=binary.any)
+    assert P.isequal(gb.Matrix.from_coo(r, c, 2, dtype="INT32", nrows=70, ncols=50,
+                                        dup_op=binary.any), check_dtype=True)
+    assert agreed_on_all_ranks(P.block.is_iso)
+
+
+def test_from_coo_chunks_of_nothing_and_of_bad_indices():
+    E = gb.Matrix.from_coo_chunks(iter(()), nrows=4, ncols=5, value=1)
+    assert E.shape == (4, 5) and E.nvals == 0
+    # Only the last rank's chunk is out of range: every rank raises the same error.
+    bad = [(np.array([9 if grid().rank == grid().nprocs - 1 else 1]), np.array([0]))]
+    with pytest.raises(IndexOutOfBound, match="row index 9 out of range"):
+        gb.Matrix.from_coo_chunks(bad, nrows=4, ncols=5, value=1)
+    with pytest.raises(InvalidValue, match="Duplicate"):
+        gb.Matrix.from_coo_chunks([(np.array([1, 1]), np.array([2, 2]))], nrows=4, ncols=5,
+                                  value=1)

@@ -138,7 +138,8 @@ def test_rmat_matrix_equals_one_part_reference(symmetric):
 def test_rmat_weighted_matrix_equals_one_part_reference():
     A = rmat(10, 4, seed=6, symmetric=True, weights="uniform")
     # the weights are the chunk streams' draws after the endpoints
-    src, dst, w = generators._rmat_chunks(10, 4, 0.57, 0.19, 0.19, 6, 0, 1, True)
+    chunks = generators._rmat_chunks(10, 4, 0.57, 0.19, 0.19, 6, 0, 1, True)
+    src, dst, w = generators._concatenated(chunks)
     perm = vertex_permutation(10, seed=6)
     ref = reference_matrix(perm[src], perm[dst], w, 2**10, True)
     assert A.nvals == ref.nvals

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import gblas2d as gb
-from gblas2d.dist.grid import Grid
+from gblas2d.distributed.grid import Grid
 
 
 class FakeComm:

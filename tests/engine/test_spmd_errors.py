@@ -589,7 +589,7 @@ def test_debug_mode_finds_ranks_that_pass_different_arguments(debug, A):
 def test_a_failure_while_routing_to_owners_is_raised_on_every_rank(monkeypatch):
     """A MemoryError on one rank while sorting its share of a distributed build by owner (the
     other ranks are already exchanging): every rank raises it, none waits."""
-    from gblas2d.dist import redistribute as _redistribute
+    from gblas2d.distributed import redistribute as _redistribute
 
     grouped = _redistribute._by_owner
 

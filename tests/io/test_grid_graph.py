@@ -47,8 +47,9 @@ def test_zero_rows_is_empty():
 @pytest.mark.usefixtures("small_chunks")
 @pytest.mark.parametrize("nparts", [1, 2, 3, 5])
 def test_parts_make_the_one_part_list(nparts):
-    whole = generators._grid_chunks(6, 7, True, 4, 0, 1, True)
-    parts = [generators._grid_chunks(6, 7, True, 4, p, nparts, True) for p in range(nparts)]
+    whole = generators._concatenated(generators._grid_chunks(6, 7, True, 4, 0, 1, True))
+    parts = [generators._concatenated(generators._grid_chunks(6, 7, True, 4, p, nparts, True))
+             for p in range(nparts)]
     for k in range(3):
         assert np.array_equal(np.concatenate([part[k] for part in parts]), whole[k])
 
@@ -57,7 +58,7 @@ def test_parts_make_the_one_part_list(nparts):
 @pytest.mark.parametrize("diagonal", [False, True])
 def test_weighted_matrix_is_the_same_at_any_rank_count(diagonal):
     A = grid_graph(5, 8, diagonal=diagonal, weights="uniform", seed=9, dtype="FP32")
-    src, dst, w = generators._grid_chunks(5, 8, diagonal, 9, 0, 1, True)
+    src, dst, w = generators._concatenated(generators._grid_chunks(5, 8, diagonal, 9, 0, 1, True))
     r, c = np.concatenate([src, dst]), np.concatenate([dst, src])
     want = np.concatenate([w, w]).astype(np.float32)
     assert agreed(same_entries(A, r, c, want, "FP32"))

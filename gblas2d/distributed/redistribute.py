@@ -32,11 +32,12 @@ def to_owners(grid, owners, *arrays):
     return tuple(out) if len(out) > 1 else out[0]
 
 
-def to_blocks(grid, nrows, ncols, rows, cols, vals):
-    """Collective (one alltoallv). Send entries at global (``rows``, ``cols``) of an ``nrows`` x
-    ``ncols`` matrix to the ranks whose blocks hold them; return this rank's (keys, values),
-    unsorted, each key ``row * block ncols + col`` in its block. One key travels per entry,
-    made at the sender from the owner's block bounds."""
+def to_blocks(grid, nrows, ncols, rows, cols, *vals):
+    """Collective (one alltoallv an array). Send entries at global (``rows``, ``cols``) of an
+    ``nrows`` x ``ncols`` matrix, with their values if given, to the ranks whose blocks hold
+    them; return this rank's (keys, values...), unsorted, each key ``row * block ncols + col``
+    in its block. One key travels per entry, made at the sender from the owner's block
+    bounds."""
     row_lo = np.array([grid.row_block(nrows, i)[0] for i in range(grid.nrows)], dtype=np.int64)
     col_bounds = np.array([grid.col_block(ncols, j) for j in range(grid.ncols)],
                           dtype=np.int64)
@@ -44,7 +45,8 @@ def to_blocks(grid, nrows, ncols, rows, cols, vals):
     grid_col = grid.col_block_of(ncols, cols)
     col_lo = col_bounds[grid_col, 0]
     keys = (rows - row_lo[grid_row]) * (col_bounds[grid_col, 1] - col_lo) + (cols - col_lo)
-    return to_owners(grid, grid_row * grid.ncols + grid_col, keys, vals)
+    got = to_owners(grid, grid_row * grid.ncols + grid_col, keys, *vals)
+    return got if vals else (got,)
 
 
 def fetch(grid, size, targets, lo, piece):

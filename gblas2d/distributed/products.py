@@ -20,14 +20,14 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from . import exchange as ex
-from . import redistribute as redist
+from ..exceptions import NotImplementedException
 from ..local import backends
 from ..local.block import Block, BlockMask
 from ..local.keys import merge_disjoint, reduce_scattered, sorted_isin
 from ..local.piece import Piece, PieceMask
-from ..exceptions import DimensionMismatch, NotImplementedException
 from ..semirings import monoid
+from . import exchange as ex
+from . import redistribute as redist
 
 __all__ = ["trace", "mxm_compute", "mxv_compute"]
 
