@@ -1,38 +1,61 @@
 """What NetworkX learns about the gblas2d backend when it starts (``networkx.backend_info``).
 
 A top-level module of its own, so that ``import networkx`` reads it without importing gblas2d;
-the backend itself (``gblas2d.nxbackend``) loads at the first call dispatched to it.
+the backend itself (the package ``gblas2d.nx``) loads at the first call dispatched to it.
 """
 
 FUNCTIONS = (
-    "average_clustering", "betweenness_centrality", "bfs_edges", "bfs_layers", "bfs_tree",
-    "clustering", "connected_components", "core_number", "degree_centrality",
-    "eigenvector_centrality", "eigenvector_centrality_numpy", "hits", "in_degree_centrality",
-    "is_connected", "is_strongly_connected", "is_weakly_connected", "k_core", "k_corona",
-    "k_crust", "k_shell", "k_truss", "katz_centrality", "katz_centrality_numpy",
-    "maximal_independent_set", "number_connected_components",
+    "adamic_adar_index", "all_pairs_shortest_path_length", "ancestors", "average_clustering",
+    "betweenness_centrality", "bfs_edges", "bfs_layers", "bfs_predecessors", "bfs_successors",
+    "bfs_tree", "closeness_centrality", "clustering", "connected_components", "core_number",
+    "degree_centrality", "descendants", "descendants_at_distance", "dominating_set",
+    "eigenvector_centrality", "eigenvector_centrality_numpy", "harmonic_centrality",
+    "has_path", "hits", "in_degree_centrality", "is_connected", "is_dominating_set",
+    "is_isolate", "is_strongly_connected", "is_weakly_connected", "isolates",
+    "jaccard_coefficient", "k_core", "k_corona", "k_crust", "k_shell", "k_truss",
+    "katz_centrality", "katz_centrality_numpy", "maximal_independent_set",
+    "number_connected_components", "number_of_isolates",
     "number_strongly_connected_components", "number_weakly_connected_components",
-    "out_degree_centrality", "pagerank", "single_source_bellman_ford_path_length",
-    "single_source_dijkstra_path_length", "single_source_shortest_path_length",
-    "strongly_connected_components", "transitivity", "triangles", "weakly_connected_components",
+    "out_degree_centrality", "overall_reciprocity", "pagerank", "preferential_attachment",
+    "reciprocity", "resource_allocation_index", "shortest_path_length",
+    "single_source_bellman_ford_path_length", "single_source_dijkstra_path_length",
+    "single_source_shortest_path_length", "single_target_shortest_path_length",
+    "strongly_connected_components", "transitivity", "triangles",
+    "weakly_connected_components",
 )
 
 BFS_ORDER = ("Yields NetworkX's order exactly (the neighbour order of G, or sort_neighbors'); "
              "computed at the call, not lazily.")
+LINK = ("One masked product over the pairs asked for; ebunch=None scores every non-edge in "
+        "nx.non_edges' order. Computed at the call, not lazily.")
 NOTES = {
+    "all_pairs_shortest_path_length": "Batched searches (256 sources a product); computed at "
+                                      "the call, not lazily.",
     "average_clustering": "Undirected and weight=None only.",
     "betweenness_centrality": "Unweighted only (weight=None) and endpoints=False; k and seed "
                               "sample the same sources as NetworkX.",
     "bfs_edges": BFS_ORDER,
     "bfs_layers": BFS_ORDER + " Under mpiexec the first layer's order is rank 0's.",
     "bfs_tree": BFS_ORDER,
+    "bfs_predecessors": BFS_ORDER,
+    "bfs_successors": BFS_ORDER,
+    "closeness_centrality": "Unweighted only (distance=None); batched searches along the "
+                            "reversed edges.",
     "clustering": "Undirected and weight=None only (directed and weighted clustering fall "
                   "back).",
+    "dominating_set": "Undirected only: a maximal independent set (Luby's) containing "
+                      "start_with, which dominates; another set than NetworkX's greedy one.",
     "eigenvector_centrality_numpy": "Power iteration with A + I run to 1e-13 per node in "
                                     "place of ARPACK (max_iter and tol are ARPACK's and do "
                                     "not apply); falls back where it does not converge.",
+    "harmonic_centrality": "Unweighted only (distance=None); batched searches along the "
+                           "reversed edges.",
     "hits": "Power iteration in place of ARPACK's SVD (the same answer where the top "
             "singular value is simple); positive edge weights; at least one edge.",
+    "jaccard_coefficient": LINK,
+    "adamic_adar_index": LINK,
+    "resource_allocation_index": LINK,
+    "preferential_attachment": LINK,
     "k_corona": "Neighbours counted with one product over the core numbers.",
     "k_truss": "LAGraph's k-truss; k must be an integer.",
     "katz_centrality_numpy": "The Katz series run to 1e-13 per node in place of a dense "
@@ -40,6 +63,7 @@ NOTES = {
                              "above 1 / spectral radius).",
     "maximal_independent_set": "Luby's algorithm with hashed keys; seed must be None (a "
                                "given seed asks for NetworkX's own random sequence).",
+    "shortest_path_length": "Unweighted only (weight=None); all pairs by batched searches.",
     "pagerank": "No personalization, nstart or dangling; edge weights must be positive.",
     "single_source_dijkstra_path_length": "Delta-stepping; weight must name an attribute.",
     "single_source_bellman_ford_path_length": "weight must name an attribute.",

@@ -23,6 +23,7 @@ from .influence_maximization import InfluenceResult, influence_maximization
 from .k_truss import k_truss
 from .katz_centrality import katz_centrality
 from .label_propagation import label_propagation
+from .link_prediction import link_prediction
 from .local_clustering_coefficient import local_clustering_coefficient
 from .max_weight_matching import max_weight_matching
 from .maximal_independent_set import maximal_independent_set
@@ -37,7 +38,8 @@ __all__ = [
     "BFSTreeCheck", "BPTResult", "Graph", "InfluenceResult", "NegativeCycleError",
     "betweenness_centrality", "bfs_levels", "bfs_parents", "connected_components",
     "core_number", "eigenvector_centrality", "fused_bpt", "hits", "influence_maximization",
-    "k_truss", "katz_centrality", "label_propagation", "local_clustering_coefficient",
+    "k_truss", "katz_centrality", "label_propagation", "link_prediction",
+    "local_clustering_coefficient",
     "max_weight_matching", "maximal_independent_set", "pagerank", "pointer_jumping", "sssp",
     "strongly_connected_components", "triangle_count", "triangles", "validate_bfs_tree",
 ]

@@ -1,4 +1,4 @@
-"""The NetworkX backend "gblas2d" (gblas2d/nxbackend.py) against NetworkX's own answers.
+"""The NetworkX backend "gblas2d" (gblas2d/nx/) against NetworkX's own answers.
 
 Each dispatched function runs on a few graphs (karate with its weights, a random graph with
 string node keys, a DiGraph with dangling nodes, a weighted graph, self loops) with
@@ -332,6 +332,97 @@ def test_maximal_independent_set(graph):
         nx.maximal_independent_set(G, ["missing"], backend=B)
 
 
+@pytest.mark.parametrize("graph", ALL)
+def test_traversal_and_reachability(graph):
+    G = ALL[graph]()
+    source, last = next(iter(G)), list(G)[-1]
+    for f in (nx.bfs_predecessors, nx.bfs_successors):
+        for depth in (None, 1):
+            assert list(f(G, source, depth, backend=B)) == list(f(G, source, depth))
+    for distance in (0, 1, 2, 9):
+        assert nx.descendants_at_distance(G, source, distance, backend=B) == \
+            nx.descendants_at_distance(G, source, distance)
+    assert nx.descendants(G, source, backend=B) == nx.descendants(G, source)
+    assert nx.ancestors(G, source, backend=B) == nx.ancestors(G, source)
+    assert nx.has_path(G, source, last, backend=B) == nx.has_path(G, source, last)
+    assert nx.single_target_shortest_path_length(G, last, backend=B) == \
+        nx.single_target_shortest_path_length(G, last)
+    assert nx.shortest_path_length(G, target=last, backend=B) == \
+        nx.shortest_path_length(G, target=last)
+    assert dict(nx.all_pairs_shortest_path_length(G, 2, backend=B)) == \
+        dict(nx.all_pairs_shortest_path_length(G, 2))
+    assert dict(nx.shortest_path_length(G, backend=B)) == dict(nx.shortest_path_length(G))
+
+
+def test_pair_length_and_missing_nodes_raise_networkx_errors():
+    G = nx.disjoint_union(nx.path_graph(4), nx.path_graph(2))
+    assert nx.shortest_path_length(G, 0, 3, backend=B) == 3
+    with pytest.raises(nx.NetworkXNoPath, match="No path between 0 and 4"):
+        nx.shortest_path_length(G, 0, 4, backend=B)
+    with pytest.raises(nx.NodeNotFound, match="Target 9 is not in G"):
+        nx.has_path(G, 0, 9, backend=B)
+    with pytest.raises(nx.NetworkXError, match="The node 9 is not in the graph"):
+        nx.descendants(G, 9, backend=B)
+
+
+@pytest.mark.parametrize("graph", UNDIRECTED)
+def test_link_prediction(graph):
+    G = UNDIRECTED[graph]()
+    nodes = list(G)
+    ebunch = [(nodes[0], v) for v in nodes[1:12]] + [(nodes[3], nodes[3])]
+    for f in (nx.jaccard_coefficient, nx.adamic_adar_index, nx.resource_allocation_index,
+              nx.preferential_attachment):
+        for pairs in (None, ebunch):
+            if f is nx.adamic_adar_index and pairs is not None:
+                pairs = pairs[:-1]     # a self pair's leaf neighbour divides by log(1)
+            got, want = list(f(G, pairs, backend=B)), list(f(G, pairs))
+            assert [(u, v) for u, v, _ in got] == [(u, v) for u, v, _ in want]
+            assert all(abs(a[2] - b[2]) <= 1e-12 for a, b in zip(got, want, strict=True))
+
+
+@pytest.mark.parametrize("graph", ALL)
+def test_isolates_reciprocity_dominating(graph):
+    G = ALL[graph]()
+    G.add_node("lonely")
+    assert list(nx.isolates(G, backend=B)) == list(nx.isolates(G))
+    assert nx.number_of_isolates(G, backend=B) == nx.number_of_isolates(G)
+    assert [nx.is_isolate(G, v, backend=B) for v in G] == [nx.is_isolate(G, v) for v in G]
+    if G.is_directed():
+        assert nx.overall_reciprocity(G, backend=B) == nx.overall_reciprocity(G)
+        some = [v for v in G if G.degree(v)][:8]
+        assert nx.reciprocity(G, some, backend=B) == nx.reciprocity(G, some)
+        with pytest.raises(nx.NetworkXError, match="isolated nodes"):
+            nx.reciprocity(G, "lonely", backend=B)
+    else:
+        for start in (None, next(iter(G))):
+            D = nx.dominating_set(G, start, backend=B)
+            assert nx.is_dominating_set(G, D) and (start is None or start in D)
+    half = list(G)[::2]
+    assert nx.is_dominating_set(G, half, backend=B) == nx.is_dominating_set(G, half)
+
+
+@pytest.mark.parametrize("graph", ALL)
+def test_closeness_and_harmonic(graph):
+    G = ALL[graph]()
+    assert nx.closeness_centrality(G, backend=B) == nx.closeness_centrality(G)
+    assert nx.closeness_centrality(G, wf_improved=False, backend=B) == \
+        nx.closeness_centrality(G, wf_improved=False)
+    some = list(G)[:5]
+    for kw in ({}, {"nbunch": some}, {"sources": some}):
+        close(nx.harmonic_centrality(G, backend=B, **kw), nx.harmonic_centrality(G, **kw), 1e-12)
+
+
+def test_functions_listed_for_networkx_are_those_dispatched():
+    import _nx_gblas2d
+    import gblas2d.nx
+
+    dispatched = {name for name, f in vars(gblas2d.nx.BackendInterface).items()
+                  if isinstance(f, staticmethod)} - {"convert_from_nx", "convert_to_nx",
+                                                     "can_run", "should_run"}
+    assert set(_nx_gblas2d.FUNCTIONS) == dispatched and len(_nx_gblas2d.FUNCTIONS) == 58
+    assert set(_nx_gblas2d.NOTES) <= dispatched
+
+
 @pytest.mark.parametrize("call", [
     lambda G: nx.pagerank(G, personalization={0: 1}, backend=B),
     lambda G: nx.pagerank(G, dangling={0: 1}, backend=B),
@@ -347,6 +438,10 @@ def test_maximal_independent_set(graph):
     lambda G: nx.bfs_tree(G, 0, depth_limit="2", backend=B),
     lambda G: nx.maximal_independent_set(G, seed=1, backend=B),
     lambda G: nx.hits(nx.empty_graph(3), backend=B),
+    lambda G: nx.shortest_path_length(G, 0, 5, weight="weight", backend=B),
+    lambda G: nx.closeness_centrality(G, distance="weight", backend=B),
+    lambda G: nx.harmonic_centrality(G, distance="weight", backend=B),
+    lambda G: nx.dominating_set(G.to_directed(), backend=B),
 ])
 def test_unsupported_arguments_raise_with_explicit_backend(call):
     """With backend="gblas2d" NetworkX tries no other backend: can_run's refusal is a
@@ -359,17 +454,17 @@ def test_unsupported_arguments_fall_back_under_backend_priority(monkeypatch):
     """Through ``backend_priority`` (no backend=), a call gblas2d refuses and a function it
     lacks both run in NetworkX, with nx.config.fallback_to_nx left False (the inputs are
     NetworkX graphs); a supported call runs in gblas2d."""
-    from gblas2d import nxbackend
+    import gblas2d.nx
 
     calls = []
-    pagerank = nxbackend.BackendInterface.pagerank
+    pagerank = gblas2d.nx.BackendInterface.pagerank
 
     @functools.wraps(pagerank)
     def counted(*args, **kwargs):
         calls.append(1)
         return pagerank(*args, **kwargs)
 
-    monkeypatch.setattr(nxbackend.BackendInterface, "pagerank", staticmethod(counted))
+    monkeypatch.setattr(gblas2d.nx.BackendInterface, "pagerank", staticmethod(counted))
     monkeypatch.setattr(nx.config.backend_priority, "algos", [B])
     G = nx.karate_club_graph()
     assert nx.pagerank(G, personalization={0: 1}) == \
@@ -381,14 +476,14 @@ def test_unsupported_arguments_fall_back_under_backend_priority(monkeypatch):
 
 
 def test_registered_and_converts_both_ways():
-    from gblas2d import nxbackend
+    import gblas2d.nx
 
     assert B in nx.utils.backends.backends
     assert nx.utils.backends.backend_info[B]["backend_name"] == B
     G = nx.path_graph(["p", "q", "r"])
-    H = nxbackend.convert_from_nx(G, edge_attrs={"weight": 2})
+    H = gblas2d.nx.convert_from_nx(G, edge_attrs={"weight": 2})
     assert H.__networkx_backend__ == B and H.matrix.is_symmetric and H.matrix.nvals == 4
-    assert nxbackend.convert_to_nx(H) is G
+    assert gblas2d.nx.convert_to_nx(H) is G
     assert nx.pagerank(H) == pytest.approx(nx.pagerank(G), abs=1e-6)
 
 
@@ -399,12 +494,21 @@ NETWORKX_TESTS = [
     "tests.test_cluster::TestAverageClustering", "tests.test_core::TestCore::test_k_truss",
     "centrality.tests.test_degree_centrality",
     "components.tests.test_strongly_connected::TestStronglyConnected", "tests.test_mis",
+    "tests.test_link_prediction", "tests.test_reciprocity", "tests.test_isolate",
+    "tests.test_dominating", "centrality.tests.test_closeness_centrality",
+    "centrality.tests.test_harmonic_centrality", "shortest_paths.tests.test_unweighted",
 ]
 NETWORKX_TESTED = {
     "average_clustering", "bfs_edges", "bfs_layers", "bfs_tree", "clustering",
     "degree_centrality", "in_degree_centrality", "is_strongly_connected", "k_truss",
     "maximal_independent_set", "number_strongly_connected_components", "out_degree_centrality",
-    "strongly_connected_components", "transitivity", "triangles",
+    "strongly_connected_components", "transitivity", "triangles", "adamic_adar_index",
+    "jaccard_coefficient", "preferential_attachment", "resource_allocation_index",
+    "overall_reciprocity", "reciprocity", "is_isolate", "isolates", "number_of_isolates",
+    "dominating_set", "is_dominating_set", "closeness_centrality", "harmonic_centrality",
+    "all_pairs_shortest_path_length", "shortest_path_length",
+    "single_target_shortest_path_length", "bfs_predecessors", "bfs_successors",
+    "descendants_at_distance",
 }
 
 
@@ -446,6 +550,10 @@ out = {
     "k_truss": list(nx.k_truss(G, 4, backend=B).edges),
     "degree": [nx.degree_centrality(D, backend=B), nx.in_degree_centrality(D, backend=B)],
     "share": default_grid().nprocs,
+    "jaccard": {"|".join(sorted(e[:2])): e[2] for e in nx.jaccard_coefficient(G, backend=B)},
+    "closeness": nx.closeness_centrality(D, backend=B),
+    "ancestors": sorted(nx.ancestors(D, "d0", backend=B)),
+    "reciprocity": nx.reciprocity(D, ["d0", "d1", "d2"], backend=B),
 }
 
 
@@ -514,3 +622,8 @@ def test_same_result_on_every_rank_under_mpiexec(tmp_path, nprocs):
     assert first["transitivity"] == [nx.transitivity(G), nx.transitivity(D)]
     assert first["k_truss"] == [list(e) for e in nx.k_truss(G, 4).edges]
     assert first["degree"] == [nx.degree_centrality(D), nx.in_degree_centrality(D)]
+    assert first["jaccard"] == pytest.approx(
+        {"|".join(sorted(e[:2])): e[2] for e in nx.jaccard_coefficient(G)}, abs=1e-12)
+    assert first["closeness"] == nx.closeness_centrality(D)
+    assert first["ancestors"] == sorted(nx.ancestors(D, "d0"))
+    assert first["reciprocity"] == nx.reciprocity(D, ["d0", "d1", "d2"])

@@ -1,0 +1,35 @@
+"""The NetworkX backend "gblas2d": ``nx.pagerank(G, backend="gblas2d")`` runs on the grid.
+
+NetworkX (3.2+) finds this backend through the ``networkx.backends`` entry point
+(``gblas2d.nx:BackendInterface``) and dispatches a call to it when ``backend="gblas2d"`` is
+given or ``nx.config.backend_priority`` names it. The call then runs in three steps::
+
+    can_run(name, args, kwargs)     False, or a reason, for arguments gblas2d cannot honour
+    convert_from_nx(G, ...)         G -> Gblas2dGraph: a gblas2d Matrix and the node list
+    BackendInterface.<name>(...)    the algorithm on the Matrix; a dict keyed by G's nodes
+                                    (or what NetworkX returns: a number, lists, a graph)
+
+Under ``mpiexec -n P`` every rank holds the NetworkX graph the script built; rank r converts
+only edges r, r + P, r + 2P, ... of ``G.edges()`` and ``Matrix.from_coo(distributed=True)``
+sends each entry to the rank that owns it, so no rank builds the whole matrix. Results are
+gathered to every rank, so each rank gets the same dict. A backend call is collective: every
+rank must make it, and it does all its work at the call (the iterators NetworkX returns lazily,
+bfs_edges' and bfs_layers', come back computed).
+
+The conversion is a thin layer, as in graphblas-algorithms: the algorithms in
+``gblas2d.algorithms`` take and return Matrix/Vector objects and know nothing of NetworkX; the
+functions here check NetworkX's arguments, map node keys to indices and back, and re-raise
+gblas2d errors as NetworkX's exception types.
+
+The modules: ``graph`` (the converted graph and the conversions), ``checks`` (what cannot run,
+and why), ``backend`` (``BackendInterface``, ``can_run``, ``should_run``), and the dispatched
+functions by family as NetworkX groups them: ``traversal``, ``components``, ``link_analysis``,
+``centrality``, ``cluster``, ``cores``, ``sets``. They import NetworkX and the public gblas2d
+API only.
+"""
+
+from .backend import BackendInterface, can_run, should_run
+from .graph import Gblas2dGraph, convert_from_nx, convert_to_nx
+
+__all__ = ["BackendInterface", "Gblas2dGraph", "can_run", "convert_from_nx", "convert_to_nx",
+           "should_run"]

@@ -1,0 +1,133 @@
+"""The ``networkx.backends`` entry point: ``BackendInterface``, ``can_run`` and ``should_run``."""
+
+import inspect
+
+from . import (
+    centrality,
+    cluster,
+    components,
+    cores,
+    link_analysis,
+    link_prediction,
+    sets,
+    shortest_paths,
+    structure,
+    traversal,
+)
+from .checks import reason
+from .graph import convert_from_nx, convert_to_nx
+
+__all__ = ["BackendInterface", "can_run", "should_run"]
+
+
+def can_run(name, args, kwargs):
+    """True, or the reason gblas2d cannot run ``name`` with these arguments (NetworkX then
+    falls back to another backend, or raises NotImplementedError with ``backend="gblas2d"``)."""
+    func = getattr(BackendInterface, name, None)
+    if func is None:
+        return f"{name} is not implemented by the gblas2d backend"
+    try:
+        bound = inspect.signature(func).bind(*args, **kwargs)
+    except TypeError as exc:
+        return str(exc)
+    bound.apply_defaults()
+    return reason(name, bound.arguments) or True
+
+
+def should_run(name, args, kwargs):
+    """Always: a user who names gblas2d, or puts it in backend_priority, asks for the grid."""
+    return True
+
+
+class BackendInterface:
+    """The ``networkx.backends`` entry point: conversions, ``can_run``/``should_run`` and one
+    attribute per function dispatched, grouped by the module that holds it."""
+
+    convert_from_nx = staticmethod(convert_from_nx)
+    convert_to_nx = staticmethod(convert_to_nx)
+    can_run = staticmethod(can_run)
+    should_run = staticmethod(should_run)
+
+    # traversal.py
+    ancestors = staticmethod(traversal.ancestors)
+    bfs_edges = staticmethod(traversal.bfs_edges)
+    bfs_layers = staticmethod(traversal.bfs_layers)
+    bfs_predecessors = staticmethod(traversal.bfs_predecessors)
+    bfs_successors = staticmethod(traversal.bfs_successors)
+    bfs_tree = staticmethod(traversal.bfs_tree)
+    descendants = staticmethod(traversal.descendants)
+    descendants_at_distance = staticmethod(traversal.descendants_at_distance)
+
+    # shortest_paths.py
+    all_pairs_shortest_path_length = staticmethod(shortest_paths.all_pairs_shortest_path_length)
+    has_path = staticmethod(shortest_paths.has_path)
+    shortest_path_length = staticmethod(shortest_paths.shortest_path_length)
+    single_source_bellman_ford_path_length = \
+        staticmethod(shortest_paths.single_source_bellman_ford_path_length)
+    single_source_dijkstra_path_length = \
+        staticmethod(shortest_paths.single_source_dijkstra_path_length)
+    single_source_shortest_path_length = \
+        staticmethod(shortest_paths.single_source_shortest_path_length)
+    single_target_shortest_path_length = \
+        staticmethod(shortest_paths.single_target_shortest_path_length)
+
+    # components.py
+    connected_components = staticmethod(components.connected_components)
+    is_connected = staticmethod(components.is_connected)
+    is_strongly_connected = staticmethod(components.is_strongly_connected)
+    is_weakly_connected = staticmethod(components.is_weakly_connected)
+    number_connected_components = staticmethod(components.number_connected_components)
+    number_strongly_connected_components = \
+        staticmethod(components.number_strongly_connected_components)
+    number_weakly_connected_components = \
+        staticmethod(components.number_weakly_connected_components)
+    strongly_connected_components = staticmethod(components.strongly_connected_components)
+    weakly_connected_components = staticmethod(components.weakly_connected_components)
+
+    # link_analysis.py
+    hits = staticmethod(link_analysis.hits)
+    pagerank = staticmethod(link_analysis.pagerank)
+
+    # link_prediction.py
+    adamic_adar_index = staticmethod(link_prediction.adamic_adar_index)
+    jaccard_coefficient = staticmethod(link_prediction.jaccard_coefficient)
+    preferential_attachment = staticmethod(link_prediction.preferential_attachment)
+    resource_allocation_index = staticmethod(link_prediction.resource_allocation_index)
+
+    # centrality.py
+    betweenness_centrality = staticmethod(centrality.betweenness_centrality)
+    closeness_centrality = staticmethod(centrality.closeness_centrality)
+    degree_centrality = staticmethod(centrality.degree_centrality)
+    eigenvector_centrality = staticmethod(centrality.eigenvector_centrality)
+    eigenvector_centrality_numpy = staticmethod(centrality.eigenvector_centrality_numpy)
+    harmonic_centrality = staticmethod(centrality.harmonic_centrality)
+    in_degree_centrality = staticmethod(centrality.in_degree_centrality)
+    katz_centrality = staticmethod(centrality.katz_centrality)
+    katz_centrality_numpy = staticmethod(centrality.katz_centrality_numpy)
+    out_degree_centrality = staticmethod(centrality.out_degree_centrality)
+
+    # cluster.py
+    average_clustering = staticmethod(cluster.average_clustering)
+    clustering = staticmethod(cluster.clustering)
+    transitivity = staticmethod(cluster.transitivity)
+    triangles = staticmethod(cluster.triangles)
+
+    # cores.py
+    core_number = staticmethod(cores.core_number)
+    k_core = staticmethod(cores.k_core)
+    k_corona = staticmethod(cores.k_corona)
+    k_crust = staticmethod(cores.k_crust)
+    k_shell = staticmethod(cores.k_shell)
+    k_truss = staticmethod(cores.k_truss)
+
+    # structure.py
+    is_isolate = staticmethod(structure.is_isolate)
+    isolates = staticmethod(structure.isolates)
+    number_of_isolates = staticmethod(structure.number_of_isolates)
+    overall_reciprocity = staticmethod(structure.overall_reciprocity)
+    reciprocity = staticmethod(structure.reciprocity)
+
+    # sets.py
+    dominating_set = staticmethod(sets.dominating_set)
+    is_dominating_set = staticmethod(sets.is_dominating_set)
+    maximal_independent_set = staticmethod(sets.maximal_independent_set)

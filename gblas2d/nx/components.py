@@ -1,0 +1,126 @@
+"""Connected, weakly and strongly connected components."""
+
+import networkx as nx
+import numpy as np
+
+import gblas2d as gb
+from gblas2d import algorithms as alg
+
+__all__ = ["components", "connected_components", "is_connected", "is_strongly_connected",
+           "is_weakly_connected", "number_connected_components",
+           "number_strongly_connected_components", "number_weakly_connected_components",
+           "one_component", "strongly_connected_components", "weakly_connected_components"]
+
+
+def components(G, labels=None):
+    """Collective. The components of ``G`` (weak ones for a DiGraph, or those ``labels`` gives)
+    as lists of node keys, ordered by their first node in ``G``'s node order (NetworkX's order
+    for the connected and weak components)."""
+    if labels is None:
+        labels = alg.connected_components(G.matrix)
+    indices, labels = labels.to_coo()
+    if len(labels) == 0:
+        return []
+    order = np.argsort(labels, kind="stable")
+    bounds = np.flatnonzero(np.diff(labels[order])) + 1
+    nodes = G.nodes
+    return [[nodes[i] for i in part.tolist()] for part in np.split(indices[order], bounds)]
+
+
+def connected_components(G):
+    """Collective. nx.connected_components from ``algorithms.connected_components``."""
+    return (set(part) for part in components(G))
+
+
+def number_connected_components(G):
+    """Collective. nx.number_connected_components."""
+    return len(components(G))
+
+
+def is_connected(G):
+    """Collective. nx.is_connected; the null graph raises NetworkXPointlessConcept."""
+    if len(G) == 0:
+        raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
+    return len(components(G)) == 1
+
+
+def weakly_connected_components(G):
+    """Collective. nx.weakly_connected_components: the components of the symmetrized graph."""
+    return (set(part) for part in components(G))
+
+
+def number_weakly_connected_components(G):
+    """Collective. nx.number_weakly_connected_components."""
+    return len(components(G))
+
+
+def is_weakly_connected(G):
+    """Collective. nx.is_weakly_connected; the null graph raises NetworkXPointlessConcept."""
+    if len(G) == 0:
+        raise nx.NetworkXPointlessConcept(
+            "Connectivity is undefined for the null graph.")
+    return len(components(G)) == 1
+
+
+
+
+def strongly_connected_components(G):
+    """Collective. nx.strongly_connected_components from
+    ``algorithms.strongly_connected_components``, sinks first as Tarjan's order (what
+    nx.condensation numbers its nodes by): each component after every one it reaches."""
+    labels = alg.strongly_connected_components(G.matrix)
+    parts = components(G, labels)
+    depth = _depth_below(G, labels)
+    index = G.index
+    return (set(part) for part in sorted(parts, key=lambda part: depth[index[part[0]]]))
+
+
+def _depth_below(G, labels):
+    """Collective. The length of the longest path from each component of ``labels`` (each
+    vertex labelled by its component's smallest vertex) to a sink of the condensation, by
+    peeling the sinks::
+
+        L(i, label(i)) = 1;  K = offdiag(L^T any.pair A any.pair L)    the condensation
+        r = the components;  repeat until r is empty:
+            s = r<!(K any.pair r)>                                      no edge into r
+            depth<s> = k;  r<!s>
+
+    as an array indexed by component label."""
+    n, grid = len(G), G.matrix.grid
+    rows, comp = labels.to_coo()
+    # L(i, label(i)) = 1, rank r giving vertices r, r + P, ...
+    share = slice(grid.rank, None, grid.nprocs)
+    L = gb.Matrix.from_coo(rows[share], comp[share], True, gb.dtypes.BOOL, nrows=n, ncols=n,
+                           distributed=True, grid=grid)
+    any_pair = gb.semiring.any_pair[gb.dtypes.BOOL]
+    # K = offdiag(L^T any.pair A any.pair L)
+    K = L.T.new().mxm(G.matrix.mxm(L, any_pair).new(), any_pair).new() \
+        .select(gb.select.offdiag).new()
+    remaining = gb.Vector.from_coo(np.unique(comp), True, gb.dtypes.BOOL, size=n)
+    depth = np.zeros(n, np.int64)
+    level = 0
+    while remaining.nvals:
+        # s = r<!(K any.pair r)>
+        above = K.mxv(remaining, any_pair).new(mask=remaining.S)
+        sinks = remaining.dup(mask=~above.S)
+        depth[sinks.to_coo()[0]] = level
+        remaining = remaining.dup(mask=above.S)
+        level += 1
+    return depth
+
+
+def number_strongly_connected_components(G):
+    """Collective. nx.number_strongly_connected_components."""
+    return len(components(G, alg.strongly_connected_components(G.matrix)))
+
+
+def is_strongly_connected(G):
+    """Collective. nx.is_strongly_connected; the null graph raises NetworkXPointlessConcept."""
+    if len(G) == 0:
+        raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
+    return one_component(alg.strongly_connected_components(G.matrix))
+
+
+def one_component(labels):
+    """Collective. Whether every vertex has the label 0 (of the component of vertex 0)."""
+    return labels.reduce(gb.monoid.max).new().value == 0
