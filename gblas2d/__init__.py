@@ -10,6 +10,8 @@ The public API is a subset of python-graphblas::
 The same script runs on one process and under ``mpiexec -n P``.
 """
 
+import sys
+
 # binary, dtypes, indexunary, monoid, op, select, semiring and unary are the op and type
 # namespaces at python-graphblas's paths (gblas2d/binary.py, ...); each reads its names from
 # gblas2d.semirings, where the ops are defined.
@@ -26,6 +28,10 @@ from .surface.matrix import Matrix
 from .surface.recorder import Recorder
 from .surface.scalar import Scalar
 from .surface.vector import Vector
+
+# The generators live with the other I/O (gblas2d/io/) and keep their import path:
+# ``import gblas2d.generators`` finds this very module (one module object, not a copy).
+sys.modules[f"{__name__}.generators"] = generators
 
 __version__ = "0.1.0"
 

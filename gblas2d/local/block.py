@@ -18,9 +18,13 @@ class Block:
     ``values``). The row of every entry (``rows``), the CSC and the scipy views are made on
     first use."""
 
-    def __init__(self, nrows, ncols, ptr, cols, values, *, rows=None, within_mask=False):
+    def __init__(self, nrows, ncols, ptr, cols, values, *, rows=None, within_mask=False,
+                 sole=False):
         self.nrows, self.ncols = nrows, ncols
         self.ptr, self.cols, self.values = ptr, cols, values
+        # Set by the constructors that made the arrays for this block alone, until another
+        # block shares them: a backend may then take them over (``backends.adopt``).
+        self.sole = sole
         self._rows = rows
         # Set by a product that took the output's mask in: its entries are all allowed.
         self.within_mask = within_mask
@@ -47,10 +51,11 @@ class Block:
         ptr = np.searchsorted(keys, np.arange(nrows + 1, dtype=np.int64) * max(ncols, 1))
         cols = keys % max(ncols, 1)
         # The rows are not kept: most blocks are only ever read as CSR.
-        return cls(nrows, ncols, ptr, cols, values)
+        return cls(nrows, ncols, ptr, cols, values, sole=True)
 
     def with_values(self, values):
         """The same structure (shared, not copied) with other values."""
+        self.sole = False
         return Block(self.nrows, self.ncols, self.ptr, self.cols, values, rows=self._rows,
                      within_mask=self.within_mask)
 
@@ -63,7 +68,7 @@ class Block:
         """A new block of the entries where ``keep`` is True."""
         pos = np.flatnonzero(keep)
         return Block(self.nrows, self.ncols, np.searchsorted(pos, self.ptr), self.cols[pos],
-                     self.values_at(pos))
+                     self.values_at(pos), sole=True)
 
     @property
     def is_iso(self):

@@ -56,7 +56,9 @@ def from_coo_chunks(cls, chunks, *, nrows, ncols, value=None, dtype="FP64", dup_
     """
     grid = grid or default_grid()
     dtype = lookup_dtype(dtype)
-    out = cls(dtype, nrows, ncols, name=name, grid=grid)
+    nrows, ncols = int(nrows), int(ncols)
+    if nrows < 0 or ncols < 0:
+        raise InvalidValue(f"Matrix dimensions must be non-negative, got {nrows}x{ncols}")
     grid.comm.check_replicated("Matrix.from_coo_chunks", value, nrows, ncols)
     keys, vals = [], []
     chunks = iter(chunks)
@@ -85,6 +87,9 @@ def from_coo_chunks(cls, chunks, *, nrows, ncols, value=None, dtype="FP64", dup_
     vals = None
     entries = [keys, values]
     keys = values = None
+    # Made once the exchanges are done: a rank that failed in one is heard of there, before
+    # any rank makes (and names) the matrix.
+    out = cls(dtype, nrows, ncols, name=name, grid=grid)
     out._set_from_entries(entries, dup_op)
     return out
 

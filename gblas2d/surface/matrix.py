@@ -344,7 +344,6 @@ class Matrix(Container):
         """Collective. Install a new block once every rank has computed its own. A rank that
         failed before it is heard of at the allreduce's guard (comm layer), so every rank
         raises and the matrix is left unchanged."""
-        total = self.grid.comm.allreduce(np.array([block.nvals], dtype=np.int64))[0]
         dtype = self.dtype.np_type
         if block.is_iso:
             # One value for every entry (a pattern) stays one value: 8 bytes an entry saved.
@@ -354,7 +353,11 @@ class Matrix(Container):
             values = np.ascontiguousarray(block.values, dtype=dtype)
         # within_mask spoke of the write that made the block, not of writes that copy it.
         block.within_mask = False
-        self._block = block if values is block.values else block.with_values(values)
+        block = block if values is block.values else block.with_values(values)
+        # The backend takes the new block's arrays over as its own copy, with no copy.
+        backends.adopt(block)
+        total = self.grid.comm.allreduce(np.array([block.nvals], dtype=np.int64))[0]
+        self._block = block
         self._nvals = int(total)
         self._symmetric = False
 

@@ -228,3 +228,11 @@ def test_symmetry_follows_the_operations_that_keep_it():
         assert T.isequal(transpose_by_coo(M)), what
         moved = "alltoallv" in {op for op, _ in rec.totals}
         assert moved == (what in lost and gb.default_grid().nprocs > 1), what
+
+
+def test_the_generators_keep_their_import_path():
+    """They live in gblas2d/io/ and are still ``gblas2d.generators``, one module object."""
+    import gblas2d.generators as by_path
+
+    assert by_path is gb.generators is gb.io.generators
+    assert by_path.rmat is rmat

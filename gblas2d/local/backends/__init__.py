@@ -31,6 +31,9 @@ And what the plan asks of each backend:
     whether it runs ``kernel`` on these arguments; what it does not goes to numpy.
 ``held_bytes(block)``
     the bytes of its own copy of a block, for the memory figures (``backends.held_bytes``).
+``adopt(block)``
+    take a new block's arrays over as the backend's own copy, where it can without copying
+    (``backends.adopt``), so a block is held once.
 ``SCIPY_DENSE_PULL``
     whether an unmasked plus_times/first/second pull should go to scipy's CSR product
     (numpy's ``spmv_scipy``) instead of this backend's ``spmv``.
@@ -55,7 +58,7 @@ import sys
 from ...semirings.dtypes import lookup_dtype
 from . import numpy as reference
 
-__all__ = ["BACKENDS", "backend_name", "get", "held_bytes", "plan", "run", "set_backend",
+__all__ = ["BACKENDS", "adopt", "backend_name", "get", "held_bytes", "plan", "run", "set_backend",
            "threads_per_rank"]
 
 BACKENDS = ("numpy", "suitesparse")
@@ -128,6 +131,12 @@ def _scipy_pulls(block, x, semiring, x_first):
     """Whether scipy's CSR product computes this pull (numpy's ``scipy_operand``)."""
     return reference.scipy_operand(semiring, lookup_dtype(block.values.dtype),
                                    lookup_dtype(x.dtype), x_first) is not None
+
+
+def adopt(block):
+    """Local. Let the backend in use take a new block's arrays over as its own copy of the
+    block, with no copy (a Matrix installs each new block through here)."""
+    get().adopt(block)
 
 
 def held_bytes(block):

@@ -29,7 +29,7 @@ from ..keys import (
     sorted_union,
 )
 
-__all__ = ["SCIPY_DENSE_PULL", "SMALL_PUSH", "accepts", "ewise_block", "held_bytes",
+__all__ = ["SCIPY_DENSE_PULL", "SMALL_PUSH", "accepts", "adopt", "ewise_block", "held_bytes",
            "scipy_operand",
            "select_values", "small_push_in_numpy", "spgemm", "spmv", "spmv_scipy",
            "transpose_block", "write_block"]
@@ -43,6 +43,10 @@ SMALL_PUSH = 0
 
 def small_push_in_numpy(block, orient):
     return True
+
+
+def adopt(block):
+    """Nothing to take over: numpy reads the block's arrays as they are."""
 
 
 def held_bytes(block):

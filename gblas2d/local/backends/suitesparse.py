@@ -25,7 +25,7 @@ from ...semirings import semiring as builtin_semirings
 from ..block import Block
 from . import threads_per_rank
 
-__all__ = ["SCIPY_DENSE_PULL", "SMALL_PUSH", "accepts", "ewise_block", "held_bytes",
+__all__ = ["SCIPY_DENSE_PULL", "SMALL_PUSH", "accepts", "adopt", "ewise_block", "held_bytes",
            "select_values",
            "small_push_in_numpy", "spgemm", "spmv", "supports", "transpose_block", "write_block"]
 
@@ -99,14 +99,90 @@ def _matrix(block, by):
         elif by == "cols":
             cache[by] = _matrix(block, "rows").T.new(**_THREADS_KW)
         else:
-            # A pattern graph (every value the same) is imported iso: one value, no array.
-            iso = block.is_iso or bool(np.all(block.values == block.values[0]))
-            ptr, ind, val = block.csr
-            cache[by] = grb.Matrix.ss.import_csr(nrows=block.nrows, ncols=block.ncols,
-                                                 indptr=ptr, col_indices=ind,
-                                                 values=val[:1] if iso else val, is_iso=iso,
-                                                 sorted_cols=True)
+            cache[by] = _rows_of(block)
     return cache[by]
+
+
+def _rows_of(block):
+    """A copy of the block by rows."""
+    # A pattern graph (every value the same) is imported iso: one value, no array.
+    iso = _iso(block)
+    ptr, ind, val = block.csr
+    return grb.Matrix.ss.import_csr(nrows=block.nrows, ncols=block.ncols, indptr=ptr,
+                                    col_indices=ind, values=val[:1] if iso else val,
+                                    is_iso=iso, sorted_cols=True)
+
+
+def _iso(block):
+    return block.is_iso or bool(np.all(block.values == block.values[0]))
+
+
+def adopt(block):
+    """Take over a new block's arrays as its copy by rows (the interface of ``backends``),
+    without copying them: the block's CSR is then SuiteSparse's, and the block reads it
+    through views that keep the GraphBLAS matrix, the memory's owner, alive. Only a block
+    whose arrays are its alone (``Block.sole``), before anything else has seen them; its
+    values go too unless they are one value."""
+    if not (block.sole and block.nvals and _native(block.values.dtype)) or \
+            "suitesparse" in block.derived:
+        return
+    iso = _iso(block)
+    arrays = {"ptr": _owner(block.ptr), "cols": _owner(block.cols)}
+    if not iso:
+        arrays["values"] = _owner(block.values)
+    if any(a is None for a in arrays.values()):
+        return
+    # The index arrays are int64 in the block and uint64 in SuiteSparse: the same words.
+    for name in ("ptr", "cols"):
+        if arrays[name].dtype == np.int64:
+            arrays[name].dtype = np.uint64
+    try:
+        matrix = grb.Matrix.ss.import_csr(
+            nrows=block.nrows, ncols=block.ncols, indptr=arrays["ptr"],
+            col_indices=arrays["cols"], values=block.values[:1] if iso else arrays["values"],
+            is_iso=iso, sorted_cols=True, take_ownership=True)
+    finally:
+        for name in ("ptr", "cols"):
+            if arrays[name] is getattr(block, name):
+                arrays[name].dtype = np.int64
+    # The matrix never changes its format: a conversion would free the arrays it took.
+    matrix.ss.config["sparsity_control"] = "sparse"
+    shared = 0
+    for name, array in arrays.items():
+        if not array.flags.owndata:
+            # Taken over: from now on the block reads SuiteSparse's memory.
+            view = _held(array, matrix)
+            setattr(block, name, view.view(np.int64) if name != "values" else view)
+            shared += array.nbytes
+    block.sole = False
+    block.derived["suitesparse"] = {"rows": matrix}
+    block.derived["suitesparse_shared_bytes"] = shared
+
+
+def _owner(array):
+    """The array that owns ``array``'s memory and may hand it over, or None: ``array``
+    itself, or the whole array it views (an export read as int64)."""
+    if array.flags.owndata:
+        owner = array
+    elif array.base is not None and isinstance(array.base, np.ndarray) and \
+            array.base.flags.owndata and array.base.nbytes == array.nbytes:
+        owner = array.base
+    else:
+        return None
+    return owner if owner.flags.c_contiguous and owner.flags.writeable else None
+
+
+class _Owned:
+    """An array's memory as numpy sees it, with the GraphBLAS matrix that owns it: every
+    array made from it (and every view of those) keeps the matrix alive."""
+
+    def __init__(self, array, owner):
+        self.__array_interface__ = array.__array_interface__
+        self.owner = owner
+
+
+def _held(array, owner):
+    return np.asarray(_Owned(array, owner))
 
 
 def _vector(piece):
@@ -169,7 +245,8 @@ def _block_of(matrix, *, keep):
     vals = out["values"]
     if out.get("is_iso"):
         vals = np.broadcast_to(vals[:1], (len(cols),))
-    return Block(nrows, ncols, ptr, cols, vals)
+    # Arrays taken over from a matrix that is let go are the block's alone.
+    return Block(nrows, ncols, ptr, cols, vals, sole=not keep)
 
 
 def _native(dtype):
@@ -269,9 +346,11 @@ def ewise_block(a, b, binop, kind, in_types, out_type, defaults):
 
 def held_bytes(block):
     """The bytes of this backend's copies of ``block`` (SuiteSparse's own count), the copy
-    by rows and the one by columns each once (a symmetric block's are one matrix)."""
+    by rows and the one by columns each once (a symmetric block's are one matrix), less the
+    arrays it shares with the block."""
     copies = {id(m): m for m in block.derived.get("suitesparse", {}).values()}
-    return sum(m.ss.nbytes for m in copies.values())
+    return sum(m.ss.nbytes for m in copies.values()) - \
+        block.derived.get("suitesparse_shared_bytes", 0)
 
 
 def _is_builtin(op, namespace, grb_namespace):
