@@ -83,7 +83,7 @@ def run_graphblas(scale, source):
     keep = src != dst
     src, dst = src[keep], dst[keep]
     A = grb.Matrix.from_coo(np.concatenate([src, dst]), np.concatenate([dst, src]), 1.0,
-                            nrows=1 << scale, ncols=1 << scale, dup_op=grb.binary.min)
+                            nrows=1 << scale, ncols=1 << scale)
     del src, dst, keep
     build_seconds = time.perf_counter() - start
     build_peak = peak()
@@ -103,7 +103,7 @@ def run_graphblas(scale, source):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=int, default=18)
-    parser.add_argument("--source", type=int, default=1)
+    parser.add_argument("--source", type=int, default=0)
     parser.add_argument("--peer", choices=["graphblas", "none"], default="graphblas")
     parser.add_argument("--engine", choices=["gblas2d", "graphblas"], default="gblas2d",
                         help=argparse.SUPPRESS)

@@ -10,18 +10,33 @@ import numpy as np
 from ..semirings.dtypes import lookup_dtype
 
 __all__ = ["expand_rows", "merge_disjoint", "reduce_by_key", "reduce_scattered", "reduce_sorted",
-           "run_starts", "sorted_isin", "sorted_union"]
+           "run_starts", "sorted_isin", "sorted_union", "unique_sorted"]
 
 
-def expand_rows(indptr, rows):
+def expand_rows(indptr, rows, *, owners=True):
     """Positions in the storage arrays of every entry of ``rows`` and, per entry, which of
-    ``rows`` it came from."""
+    ``rows`` it came from (None when not ``owners``: a push whose products are all one needs
+    only where it lands)."""
     starts = indptr[rows]
     lengths = indptr[rows + 1] - starts
-    owner = np.repeat(np.arange(len(rows), dtype=np.int64), lengths)
-    pos = np.arange(int(lengths.sum()), dtype=np.int64) + \
-        np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
-    return pos, owner
+    ends = np.cumsum(lengths)
+    pos = np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64)
+    pos += np.repeat(starts - (ends - lengths), lengths)
+    if not owners:
+        return pos, None
+    return pos, np.repeat(np.arange(len(rows), dtype=np.int64), lengths)
+
+
+def unique_sorted(keys):
+    """The distinct values of ``keys``, sorted: ``np.unique`` without its per-call checks,
+    which cost more than the work on a BFS level's few hundred keys."""
+    keys = np.sort(keys)
+    if len(keys) < 2:
+        return keys
+    first = np.empty(len(keys), dtype=bool)
+    first[0] = True
+    np.not_equal(keys[1:], keys[:-1], out=first[1:])
+    return keys[first]
 
 
 def sorted_isin(a, b):

@@ -18,6 +18,7 @@ can go to scipy's compiled CSR product instead (``spmv_scipy``), when the plan s
 import numpy as np
 from scipy.sparse import csr_array
 
+from ...semirings import binary as builtin_binary
 from ...semirings.dtypes import lookup_dtype
 from ..block import Block
 from ..keys import (
@@ -27,6 +28,7 @@ from ..keys import (
     reduce_sorted,
     sorted_isin,
     sorted_union,
+    unique_sorted,
 )
 
 __all__ = ["SCIPY_DENSE_PULL", "SMALL_PUSH", "accepts", "adopt", "ewise_block", "held_bytes",
@@ -99,6 +101,17 @@ def spmv_scipy(block, x, semiring, *, orient, x_first, direction, allowed, out_o
     return idx, y[idx]
 
 
+# Monoids for which folding a value with itself gives it back.
+_IDEMPOTENT = frozenset(("any", "min", "max", "lor", "land", "bor", "band"))
+
+
+def _ones_once(semiring):
+    """Whether every product is one (the builtin ``pair``) and repeats of one fold to one."""
+    op = semiring.binaryop
+    return op.func is builtin_binary.pair.func and semiring.monoid.name in _IDEMPOTENT and \
+        semiring.monoid.binaryop.func is getattr(builtin_binary, semiring.monoid.name).func
+
+
 def _multiply(semiring, a_vals, x_vals, out_g, in_g, x_first):
     """Products a (x) x in the right operand order, with positional indices when needed.
 
@@ -161,6 +174,14 @@ def spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset,
         return idx, vals.astype(out_dtype, copy=False)
     in_ptr, in_ind, in_val = block.csc if orient == "mxv" else block.csr
     x_idx, x_vals = x.entries()
+    if _ones_once(semiring):
+        # Every product is one and repeats fold to one (BFS's any_pair): the outputs are the
+        # distinct positions reached, with no products made or reduced.
+        out = in_ind[expand_rows(in_ptr, x_idx, owners=False)[0]]
+        if allowed is not None:
+            out = out[allowed.allows(out)]
+        idx = unique_sorted(out)
+        return idx, np.ones(len(idx), dtype=out_dtype)
     pos, owner = expand_rows(in_ptr, x_idx)
     out = in_ind[pos]
     if allowed is not None:
