@@ -1,6 +1,6 @@
 """Matrix products as the three collective steps that compute them: expand, local multiply,
-fold. Their expressions, checked when built, are ``surface.expr``'s ``mxv_expression`` and
-``mxm_expression``.
+fold. A product is a value (``MatVec``, ``MatMat``) built by the surface's expressions
+(``surface.expr``) and computed when it is assigned.
 
 ``y = A (+).(x) x`` (mxv, outputs are rows):
   1. expand: gather x's column block j at every rank of grid column j (permute + allgather on
@@ -20,7 +20,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from ..exceptions import NotImplementedException
+from ..exceptions import DimensionMismatch, NotImplementedException
 from ..local import backends
 from ..local.block import Block, BlockMask
 from ..local.keys import merge_disjoint, reduce_scattered, sorted_isin
@@ -29,7 +29,7 @@ from ..semirings import monoid
 from . import exchange as ex
 from . import redistribute as redist
 
-__all__ = ["trace", "mxm_compute", "mxv_compute"]
+__all__ = ["MatMat", "MatVec", "trace"]
 
 _tracers = []
 
@@ -70,8 +70,53 @@ def _count_bytes():
     return {g: s.bytes(g) for g in ("row", "col", "world")}
 
 
-def mxv_compute(A, x, semiring, out_type, mask, opts, orient, x_first):
-    """Collective. This rank's Piece of ``A (+).(x) x`` or ``x (+).(x) A``."""
+class MatVec:
+    """The product ``y = A (+).(x) x`` (``orient`` "mxv": the outputs are A's rows) or
+    ``y = x (+).(x) A`` ("vxm": its columns) as a value: its operands, semiring, orientation
+    and output type, checked when it is built: the shapes, then the types, by ``typed(op,
+    *types)`` (the output type, or the caller's DomainMismatch). ``x_first`` says whether x is
+    the multiply's first operand (``A.T.mxv(x)`` is a "vxm" layout with A first). ``compute``
+    runs it: expand, local product, fold."""
+
+    def __init__(self, A, x, semiring, orient, x_first, typed):
+        inner = A.ncols if orient == "mxv" else A.nrows
+        if x.size != inner:
+            dim = "ncols" if orient == "mxv" else "nrows"
+            raise DimensionMismatch(f"Matrix.{dim} (={inner}) must equal Vector.size "
+                                    f"(={x.size})")
+        self.out_type = typed(semiring, x.dtype, A.dtype) if x_first else \
+            typed(semiring, A.dtype, x.dtype)
+        self.A, self.x, self.semiring = A, x, semiring
+        self.orient, self.x_first = orient, x_first
+        self.size = A.nrows if orient == "mxv" else A.ncols
+
+    def compute(self, mask=None, opts=None):
+        """Collective. This rank's Piece of the product, under the output's ``mask`` (a
+        ``Mask`` or None) and the options ``direction``, ``exchange``."""
+        return _mxv(self.A, self.x, self.semiring, self.out_type, mask, opts or {},
+                    self.orient, self.x_first)
+
+
+class MatMat:
+    """The product ``C = A (+).(x) B`` as a value, checked when it is built as ``MatVec`` is;
+    ``compute`` runs it by one of two schemes (``_mxm``)."""
+
+    def __init__(self, A, B, semiring, typed):
+        if B.nrows != A.ncols:
+            raise DimensionMismatch(f"Matrix.ncols (={A.ncols}) must equal Matrix.nrows "
+                                    f"(={B.nrows})")
+        self.out_type = typed(semiring, A.dtype, B.dtype)
+        self.A, self.B, self.semiring = A, B, semiring
+        self.shape = (A.nrows, B.ncols)
+
+    def compute(self, mask=None, opts=None):
+        """Collective. This rank's block of the product, a Block or (keys, values), under the
+        output's ``mask`` and the options ``scheme``, ``direction``."""
+        return _mxm(self.A, self.B, self.semiring, self.out_type, mask, opts or {})
+
+
+def _mxv(A, x, semiring, out_type, mask, opts, orient, x_first):
+    """Collective. This rank's Piece of ``A (+).(x) x`` or ``x (+).(x) A`` (``MatVec``)."""
     grid = A.grid
     block = A.block
     start = time.perf_counter()
@@ -177,8 +222,9 @@ def _pull_work(piece_degrees, allowed, push_work):
     return total - edges if allowed.complement else edges
 
 
-def mxm_compute(A, B, semiring, out_type, mask, opts):
-    """Collective. This rank's block of ``C = A (+).(x) B``: a Block, or (keys, values).
+def _mxm(A, B, semiring, out_type, mask, opts):
+    """Collective. This rank's block of ``C = A (+).(x) B`` (``MatMat``): a Block, or (keys,
+    values).
 
     Two schemes, the same on every rank (``scheme=`` forces one):
 
@@ -232,7 +278,7 @@ def _mxm_scheme(grid, A, B, semiring):
 
 
 def _gather_rows(grid, A, B, semiring, out_type, mask, opts):
-    """The ``gather`` scheme (see ``mxm_compute``): (result, direction)."""
+    """The ``gather`` scheme (see ``_mxm``): (result, direction)."""
     if grid.nprocs == 1:
         # B's block is the whole of B, already CSR over A's columns.
         b_ptr, b_cols, b_vals = B.block.csr
@@ -289,7 +335,7 @@ def _mask_row_panel(grid, mask, ncols):
 
 
 def _summa(grid, A, B, semiring, out_type, mask):
-    """The ``summa`` scheme (see ``mxm_compute``): this rank's block of C, a Block."""
+    """The ``summa`` scheme (see ``_mxm``): this rank's block of C, a Block."""
     offsets = grid.offsets(A.ncols)
     local_mask = None if mask is None else mask.block_mask()
     keys = np.empty(0, dtype=np.int64)

@@ -10,7 +10,7 @@ import numpy as np
 from ..semirings.dtypes import lookup_dtype
 
 __all__ = ["expand_rows", "merge_disjoint", "reduce_by_key", "reduce_scattered", "reduce_sorted",
-           "run_starts", "sorted_isin", "sorted_union", "unique_sorted"]
+           "run_starts", "sorted_isin", "sorted_union", "unique_sorted", "write_sorted"]
 
 
 def expand_rows(indptr, rows, *, owners=True):
@@ -111,3 +111,37 @@ def merge_disjoint(a_keys, a_vals, b_keys, b_vals):
     keys[at_a], keys[at_b] = a_keys, b_keys
     vals[at_a], vals[at_b] = a_vals, b_vals
     return keys, vals
+
+
+def write_sorted(c_keys, c_vals, t_keys, t_vals, allows, accum, replace, dtype):
+    """GraphBLAS's write ``C<M, replace> = accum(C, T)`` (``= T`` without ``accum``) on sorted
+    unique keys: the new (keys, values) of C, of ``dtype``. ``allows(keys)`` says which keys
+    the mask lets through (None: no mask). Blocks write through this; pieces too, beside the
+    shortcuts a bitmap allows.
+
+    Z = accum(C, T) over the union of C's and T's entries inside the mask (T alone without
+    ``accum``); C becomes Z there and keeps its entries outside the mask unless ``replace``.
+    """
+    outside = None
+    if allows is not None:
+        keep = allows(t_keys)
+        t_keys, t_vals = t_keys[keep], t_vals[keep]
+        inside = allows(c_keys)
+        if not replace:
+            outside = c_keys[~inside], c_vals[~inside].astype(dtype, copy=False)
+        if accum is not None:
+            c_keys, c_vals = c_keys[inside], c_vals[inside]
+    if accum is None:
+        z_keys, z_vals = t_keys, t_vals.astype(dtype, copy=False)
+    else:
+        z_keys = sorted_union(c_keys, t_keys)
+        z_vals = np.zeros(len(z_keys), dtype=dtype)
+        in_c = np.searchsorted(z_keys, c_keys)
+        z_vals[in_c] = c_vals
+        z_vals[np.searchsorted(z_keys, t_keys)] = t_vals
+        both_c = sorted_isin(c_keys, t_keys)
+        z_vals[in_c[both_c]] = accum.evaluate(c_vals[both_c], t_vals[sorted_isin(t_keys, c_keys)])
+    if outside is not None:
+        # C's entries outside the mask stay; Z has none there.
+        z_keys, z_vals = merge_disjoint(z_keys, z_vals, *outside)
+    return z_keys, z_vals.astype(dtype, copy=False)

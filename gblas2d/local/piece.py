@@ -25,6 +25,7 @@ ranks before anything changes.
 import numpy as np
 
 from ..semirings import binary as builtin_binary
+from .keys import write_sorted
 
 __all__ = ["Piece", "PieceMask", "Write", "accumulated", "write"]
 
@@ -252,9 +253,11 @@ def write(c, t, mask, accum, replace, *, t_masked=False):
 
     ``c`` is the output's piece (only read here), ``t`` a fresh piece of the result, ``mask``
     a PieceMask or None, ``accum`` a binary op or None. ``t_masked`` says that T holds only
-    positions the mask allows (the product pushed the mask down). The cost is O(entries of C
-    and T that can change), plus the mask's entries for a plain mask: never O(size) unless
-    C or T is a bitmap.
+    positions the mask allows (the product pushed the mask down). The rule is the one blocks
+    write by (``keys.write_sorted``); a bitmap C or T takes its shortcuts: patched in place at
+    T's positions, or combined over whole arrays. The cost is O(entries of C and T that can
+    change), plus the mask's entries for a plain mask: never O(size) unless C or T is a
+    bitmap.
     """
     dtype = c.dtype
     if mask is not None and not t_masked:
@@ -266,31 +269,29 @@ def write(c, t, mask, accum, replace, *, t_masked=False):
             keep = mask.allows(t.entries()[0])
             if not keep.all():
                 t = t.select(keep)
-    if mask is None or (accum is not None and not replace):
-        # C outside the mask stays, and so does C inside it under accum: the union of C and T.
-        if accum is None:
-            return Write(t.nvals, piece=t.astype(dtype))
-        return _accumulate(c, t, accum, dtype)
-    if replace:
-        # Only allowed entries survive: T (accumulated into C's allowed entries).
-        if accum is None:
-            return Write(t.nvals, piece=t.astype(dtype))
-        c_in = c.select(mask.allows(c.entries()[0]))
-        return _accumulate(c_in, t, accum, dtype, in_place=False)
-    # No accum, no replace: allowed positions become T's, the rest keep C's.
-    t_idx, t_vals = t.entries()
-    t_vals = t_vals.astype(dtype, copy=False)
-    if c.is_bitmap and not mask.complement:
-        clear = mask.positions()
-        nvals = c.nvals - int(np.count_nonzero(c.present[clear])) + len(t_idx)
-        return Write(nvals, patch=(clear, t_idx, t_vals))
-    c_idx, c_vals = c.entries()
-    outside = ~mask.allows(c_idx)
-    idx = np.concatenate([c_idx[outside], t_idx])
-    vals = np.concatenate([c_vals[outside], t_vals])
-    order = np.argsort(idx, kind="stable")
-    return Write(len(idx), piece=Piece.from_entries(c.size, idx[order], vals[order], dtype,
-                                                    was_bitmap=c.is_bitmap))
+    if accum is None and (mask is None or replace):
+        # C becomes T: nothing of C is read.
+        return Write(t.nvals, piece=t.astype(dtype))
+    if c.is_bitmap and not t.is_bitmap and (mask is None or not replace):
+        if accum is not None:
+            # C outside the mask stays, and inside it under accum: T accumulated in place.
+            return _accumulate(c, t, accum, dtype)
+        if not mask.complement:
+            # Allowed positions become T's, the rest keep C's: a patch of the mask's
+            # positions.
+            t_idx, t_vals = t.entries()
+            clear = mask.positions()
+            nvals = c.nvals - int(np.count_nonzero(c.present[clear])) + len(t_idx)
+            return Write(nvals, patch=(clear, t_idx, t_vals.astype(dtype, copy=False)))
+    if accum is not None and (c.is_bitmap or t.is_bitmap):
+        # A union as dense as its bitmap side: over whole arrays (``ewise``).
+        if mask is not None and replace:
+            c = c.select(mask.allows(c.entries()[0]))
+        return _accumulate(c, t, accum, dtype, in_place=False)
+    keys, vals = write_sorted(*c.entries(), *t.entries(),
+                              None if mask is None else mask.allows, accum, replace, dtype)
+    return Write(len(keys), piece=Piece.from_entries(c.size, keys, vals, dtype,
+                                                     was_bitmap=c.is_bitmap))
 
 
 def _accumulate(c, t, accum, dtype, *, in_place=True):

@@ -148,4 +148,3 @@ class MatrixAutoMethods(_AutoMethods):
     to_dcsc = of_result("to_dcsc")
     to_dicts = of_result("to_dicts")
     to_edgelist = of_result("to_edgelist")
-    _vxm_expr = of_result("_vxm_expr")

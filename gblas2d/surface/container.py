@@ -13,9 +13,11 @@ A subclass supplies:
   values; ``_entry_positions()``: their global (rows, columns), a Vector's columns 0;
 - ``_lazy(method, args, dtype, compute, symmetric=False)``: its kind of lazy expression;
 - ``_ewise`` (an element-wise expression of two operands of its kind), ``_check_mask`` (is
-  this mask's shape the output's?), ``_update`` (the collective write of an expression, object
-  or scalar) and ``_assign`` (``w[index] << value``). ``Updater``, what ``w(...)`` returns,
-  calls those.
+  this mask's shape the output's?), ``_result_of`` (the expression an object or value given
+  to ``<<`` stands for, or None once a value is assigned), ``_write`` (GraphBLAS's write of a
+  computed part, and the agreed nvals) and ``_assign`` (``w[index] << value``). ``Updater``,
+  what ``w(...)`` returns, calls those, through ``Container._update``: the one route of a
+  result into its output.
 """
 
 import numbers
@@ -77,6 +79,20 @@ class Container(InPlace):
     def update(self, other):
         """Collective. ``self << other``."""
         return self << other
+
+    def _update(self, other, mask, accum, replace, opts):
+        """Collective. ``self(mask, accum, replace, **opts) << other``: every result reaches
+        its output here. The expression computes this rank's part T (a product pushes the
+        mask down into its local kernel), this rank writes ``C<M, replace> = accum(C, T)``,
+        and the ranks agree on the new nvals (``_write``)."""
+        if other is None:
+            raise TypeError("Assignment value must be a valid expression type, not None")
+        result = self._result_of(other, mask, accum, replace)
+        if result is None:
+            return
+        if accum is not None:
+            check_domain(accum, self.dtype, result.dtype)
+        self._write(result, result.compute(mask, opts), mask, accum, replace)
 
     # ---- element-wise ----
     def ewise_add(self, other, op=monoid.plus):

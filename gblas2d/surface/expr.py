@@ -10,7 +10,7 @@ allreduce, so an error on one rank is raised on all of them and the output is le
 import numpy as np
 
 from ..distributed.grid import collective
-from ..distributed.products import mxm_compute, mxv_compute
+from ..distributed.products import MatMat, MatVec
 from ..exceptions import DimensionMismatch, DomainMismatch, InvalidValue
 from ..local.block import BlockMask
 from ..local.piece import PieceMask
@@ -196,7 +196,7 @@ class _Expression:
         self.args = args
         self.dtype = lookup_dtype(dtype)
         grid.comm.check_replicated(method, self.dtype, *args)
-        self._compute = compute
+        self.compute = compute
         self._rebind = rebind
         self.grid = grid
 
@@ -268,7 +268,7 @@ class ScalarExpression(ScalarLike, _Expression):
     @collective
     def new(self, dtype=None, *, name=None):
         """Collective. Compute into a new Scalar."""
-        value = self._compute()
+        value = self.compute()
         out = self.output_class(self.dtype if dtype is None else dtype, name=name)
         if value is not None:
             out.value = value
@@ -374,48 +374,41 @@ def ewise_input_types(kind, a_type, b_type, left_default=None, right_default=Non
 
 def mxv_expression(A, x, op, orient, x_first):
     """The product ``A (+).(x) x`` ("mxv", outputs are rows) or ``x (+).(x) A`` ("vxm",
-    outputs are columns) as an expression; ``x_first`` says whether x is the multiply's first
-    operand (``A.T.mxv(x)`` is a "vxm" layout with A first). Shapes and types are checked
-    here, at once."""
-    x = computed(x)
+    outputs are columns) as an expression over the product value (``MatVec``); ``x_first``
+    says whether x is the multiply's first operand. ``A`` may be a transposed view: the same
+    product over the stored matrix, the other way round. Shapes and types are checked here,
+    at once."""
+    matrix = MatrixExpression.output_class
+    A, x = computed(A), computed(x)
+    if not isinstance(A, matrix) and isinstance(getattr(A, "T", None), matrix):
+        A, orient = A.T, "vxm" if orient == "mxv" else "mxv"
+    if not isinstance(A, matrix):
+        raise TypeError(f"Bad type for argument `other` in Vector.vxm(...): expected a "
+                        f"Matrix, got {type(A).__name__}")
     if not hasattr(x, "local_piece"):
         raise TypeError(f"Bad type for argument `other` in {orient}(...): expected a Vector, "
                         f"got {type(x).__name__}")
     sr = as_op(op, "semiring")
-    inner = A.ncols if orient == "mxv" else A.nrows
-    if x.size != inner:
-        dim = "ncols" if orient == "mxv" else "nrows"
-        raise DimensionMismatch(f"Matrix.{dim} (={inner}) must equal Vector.size (={x.size})")
-    out_type = check_domain(sr, x.dtype, A.dtype) if x_first else \
-        check_domain(sr, A.dtype, x.dtype)
-
-    def compute(mask, opts):
-        return mxv_compute(A, x, sr, out_type, mask, opts, orient, x_first)
+    product = MatVec(A, x, sr, orient, x_first, check_domain)
 
     def rebind(new_op):
         return mxv_expression(A, x, new_op, orient, x_first)
 
-    size = A.nrows if orient == "mxv" else A.ncols
-    return VectorExpression(orient, (A, x, sr), out_type, size, compute, A.grid, rebind=rebind)
+    return VectorExpression(orient, (A, x, sr), product.out_type, product.size,
+                            product.compute, A.grid, rebind=rebind)
 
 
 def mxm_expression(A, B, op):
-    """``A (+).(x) B`` as an expression, checked at once."""
+    """``A (+).(x) B`` as an expression over the product value (``MatMat``), checked at
+    once."""
     B = computed(B)
     if not hasattr(B, "local_block"):
         raise TypeError(f"Bad type for argument `other` in Matrix.mxm(...): expected a "
                         f"Matrix, got {type(B).__name__}")
-    sr = as_op(op, "semiring")
-    if B.nrows != A.ncols:
-        raise DimensionMismatch(f"Matrix.ncols (={A.ncols}) must equal Matrix.nrows "
-                                f"(={B.nrows})")
-    out_type = check_domain(sr, A.dtype, B.dtype)
-
-    def compute(mask, opts):
-        return mxm_compute(A, B, sr, out_type, mask, opts)
+    product = MatMat(A, B, as_op(op, "semiring"), check_domain)
 
     def rebind(new_op):
         return mxm_expression(A, B, new_op)
 
-    return MatrixExpression("mxm", (A, B, sr), out_type, A.nrows, B.ncols, compute, A.grid,
-                            rebind=rebind)
+    return MatrixExpression("mxm", (A, B, product.semiring), product.out_type, *product.shape,
+                            product.compute, A.grid, rebind=rebind)

@@ -220,7 +220,7 @@ def _check_value(c, rows, cols, value):
     if hasattr(value, "_as_expression"):
         value = value._as_expression()
     shape = tuple(len(x) for x in (rows, cols) if not is_one(x))
-    if hasattr(value, "_compute"):
+    if hasattr(value, "compute"):
         value = value.new()
     elif isinstance(value, (list, tuple, np.ndarray)):
         value = _from_dense(c, value, shape, rows, cols)

@@ -258,8 +258,8 @@ class _Pair(Infix):
         return self.left.grid
 
     @property
-    def _compute(self):
-        return self._standing()._compute
+    def compute(self):
+        return self._standing().compute
 
     # What python-graphblas's infix expressions tell without computing
     @property

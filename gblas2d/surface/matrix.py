@@ -461,10 +461,9 @@ class Matrix(Container):
             raise DimensionMismatch(f"Mask.shape (={mask.parent.shape}) must equal "
                                     f"Matrix.shape (={self.shape})")
 
-    def _update(self, other, mask, accum, replace, opts):
-        """Collective. ``self(mask, accum, replace) << other``."""
-        if other is None:
-            raise TypeError("Assignment value must be a valid expression type, not None")
+    def _result_of(self, other, mask, accum, replace):
+        """The expression whose result ``self(mask, accum, replace) << other`` writes, its
+        shape checked; None when ``other`` is a scalar, assigned here."""
         if mask is not None and isinstance(mask.parent, Vector):
             raise TypeError("Mask object must be type Matrix; a Vector mask goes with a row or "
                             "column assign, C(m)[i, :] << v")
@@ -476,25 +475,27 @@ class Matrix(Container):
             other = other._identity_expr()
         if not isinstance(other, MatrixExpression):
             self._assign_scalar(other, mask, accum, replace)
-            return
+            return None
         if other.shape != self.shape:
             raise DimensionMismatch(f"input shape (={other.shape}) must equal output "
                                     f"Matrix.shape (={self.shape})")
-        if accum is not None:
-            check_domain(accum, self.dtype, other.dtype)
-        result = other._compute(mask, opts)
-        if isinstance(result, Block) and accum is None and (mask is None or (
-                result.within_mask and (replace or self._nvals == 0))):
+        return other
+
+    def _write(self, result, t, mask, accum, replace):
+        """Collective. ``C<M, replace> = accum(C, T)`` with this rank's block ``t`` of the
+        result (a Block, or keys and values), then the agreed nvals."""
+        if isinstance(t, Block) and accum is None and (mask is None or (
+                t.within_mask and (replace or self._nvals == 0))):
             # A whole new block replaces the old one: installed as it is, arrays and all.
-            block = result
+            block = t
         else:
-            t = result if isinstance(result, Block) else \
-                Block.from_keys(self._block.nrows, self._block.ncols, *result)
+            if not isinstance(t, Block):
+                t = Block.from_keys(self._block.nrows, self._block.ncols, *t)
             block = backends.run(
                 "write_block", self._block, t, None if mask is None else mask.block_mask(),
                 accum, replace, self.dtype.np_type)
         self._install(block)
-        if other.symmetric and mask is None and accum is None:
+        if result.symmetric and mask is None and accum is None:
             self.mark_symmetric()
 
     def _identity_expr(self):
@@ -638,9 +639,6 @@ class Matrix(Container):
     def mxv(self, other, op=semiring.plus_times):
         """``A (+).(x) v``: y(i) = (+)_k A(i, k) (x) v(k). The engine picks push or pull."""
         return mxv_expression(self, other, op, "mxv", x_first=False)
-
-    def _vxm_expr(self, vector, op):
-        return mxv_expression(self, vector, op, "vxm", x_first=True)
 
     def mxm(self, other, op=semiring.plus_times):
         """``A (+).(x) B``: C(i, j) = (+)_k A(i, k) (x) B(k, j), by gathering B's rows for a

@@ -66,9 +66,6 @@ class TransposedMatrix(Infix):
         """``A.T (+).(x) v`` is ``v (+).(x) A``: no transpose is formed."""
         return mxv_expression(self._matrix, other, op, "vxm", x_first=False)
 
-    def _vxm_expr(self, vector, op):
-        return mxv_expression(self._matrix, vector, op, "mxv", x_first=True)
-
     def __matmul__(self, other):
         return matmul(self, other)
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..distributed import redistribute as redist
 from ..distributed.exchange import gather_segment
-from ..distributed.products import mxm_compute
+from ..distributed.products import MatMat
 from ..exceptions import InvalidValue, NotImplementedException
 from ..local import backends
 from ..local.block import Block
@@ -221,9 +221,8 @@ def power(A, n, op):
         if n == 1:
             return A.block
         left, right = _power_factors(A, n, sr, opts)
-        out_type = check_domain(sr, left.dtype, right.dtype)
         # The last product alone sees the output's mask.
-        return mxm_compute(left, right, sr, out_type, mask, opts)
+        return MatMat(left, right, sr, check_domain).compute(mask, opts)
 
     return MatrixExpression("power", (A, n, sr), A.dtype, A.nrows, A.ncols, compute, A.grid)
 

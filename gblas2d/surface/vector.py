@@ -28,6 +28,7 @@ from .expr import (
     as_op,
     check_domain,
     check_size,
+    mxv_expression,
 )
 from .infix import ScalarLike, matmul
 from .inputs import (
@@ -337,21 +338,22 @@ class Vector(Container):
             raise TypeError(f"Mask object must be type Vector, got {type(mask.parent).__name__}")
         check_size("mask", mask.parent.size, self._size, "Mask.size", "Vector.size")
 
-    def _update(self, other, mask, accum, replace, opts):
-        """Collective. ``self(mask, accum, replace) << other``."""
-        if other is None:
-            raise TypeError("Assignment value must be a valid expression type, not None")
+    def _result_of(self, other, mask, accum, replace):
+        """The expression whose result ``self(mask, accum, replace) << other`` writes, its
+        size checked; None when ``other`` is a value, assigned here as ``self[:]``."""
         if hasattr(other, "_as_expression"):
             other = other._as_expression()
         if isinstance(other, Vector):
             other = other._identity_expr()
         if not isinstance(other, VectorExpression):
             self._assign(slice(None), other, mask, accum, replace)
-            return
+            return None
         check_size("assignment", other.size, self._size, "input size", "output Vector.size")
-        if accum is not None:
-            check_domain(accum, self.dtype, other.dtype)
-        t = other._compute(mask, opts)
+        return other
+
+    def _write(self, result, t, mask, accum, replace):
+        """Collective. ``C<M, replace> = accum(C, T)`` with this rank's piece ``t`` of the
+        result, then the agreed nvals."""
         self._commit(write(self._piece, t, None if mask is None else mask.local(), accum,
                            replace))
 
@@ -517,10 +519,7 @@ class Vector(Container):
     # ---- matrix products ----
     def vxm(self, other, op=semiring.plus_times):
         """``self @ A`` over a semiring: y(j) = (+)_k self(k) (x) A(k, j)."""
-        if not hasattr(other, "_vxm_expr"):
-            raise TypeError(f"Bad type for argument `other` in Vector.vxm(...): expected a "
-                            f"Matrix, got {type(other).__name__}")
-        return other._vxm_expr(self, op)
+        return mxv_expression(other, self, op, "vxm", x_first=True)
 
     def inner(self, other, op=semiring.plus_times):
         """``(+)_k self(k) (x) other(k)`` as a Scalar expression (``v @ w``); collective when

@@ -1,5 +1,5 @@
-"""mxm's two distributed schemes (``_products.mxm_compute``): which one runs, that both give
-python-graphblas's answer under every kind of mask, and what SUMMA moves.
+"""mxm's two distributed schemes (``MatMat`` in ``distributed/products.py``): which one runs, that
+both give python-graphblas's answer under every kind of mask, and what SUMMA moves.
 
 SUMMA, at stage q (one per piece of the inner dimension), broadcasts the columns of A in piece q
 from the grid column that holds them along every grid row, and the rows of B in piece q from the

@@ -7,7 +7,7 @@ The kernels, each with the same arguments in every backend:
 
 ``spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset, in_offset,
 out_dtype)``
-    the local masked product of ``distributed.products.mxv_compute``; returns sorted output
+    the local masked product of ``distributed.products.MatVec``; returns sorted output
     positions and their values, of ``out_dtype``.
 ``ewise_block(a, b, binop, kind, in_types, out_type, defaults)``
     an element-wise op of two blocks ("mult", "add" or "union"); returns a Block, or sorted

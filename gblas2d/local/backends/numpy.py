@@ -23,12 +23,10 @@ from ...semirings.dtypes import lookup_dtype
 from ..block import Block
 from ..keys import (
     expand_rows,
-    merge_disjoint,
     reduce_scattered,
     reduce_sorted,
-    sorted_isin,
-    sorted_union,
     unique_sorted,
+    write_sorted,
 )
 
 __all__ = ["SCIPY_DENSE_PULL", "SMALL_PUSH", "accepts", "adopt", "ewise_block", "held_bytes",
@@ -266,30 +264,10 @@ def _spgemm_scipy(a_ptr, a_ind, a_val, b_ptr, b_ind, b_val, semiring, a_dtype, b
 
 def write_block(c, t, mask, accum, replace, dtype):
     """GraphBLAS's write ``C<M, replace> = accum(C, T)`` (or ``= T``) on blocks: the new
-    Block. ``mask`` is a ``BlockMask`` or None."""
-    c_keys, c_vals = c.keys(), c.values
-    t_keys, t_vals = t.keys(), t.values
-    if accum is None:
-        z_keys, z_vals = t_keys, t_vals.astype(dtype, copy=False)
-    else:
-        z_keys = sorted_union(c_keys, t_keys)
-        z_vals = np.zeros(len(z_keys), dtype=dtype)
-        in_c = np.searchsorted(z_keys, c_keys)
-        in_t = np.searchsorted(z_keys, t_keys)
-        z_vals[in_c] = c_vals
-        z_vals[in_t] = t_vals
-        both_c = sorted_isin(c_keys, t_keys)
-        both_t = sorted_isin(t_keys, c_keys)
-        z_vals[in_c[both_c]] = accum.evaluate(c_vals[both_c], t_vals[both_t])
-    if mask is not None:
-        z_keep = mask.allows(z_keys)
-        z_keys, z_vals = z_keys[z_keep], z_vals[z_keep]
-        if not replace:
-            # C's entries outside the mask stay; none of them is at a key Z keeps.
-            c_keep = ~mask.allows(c_keys)
-            z_keys, z_vals = merge_disjoint(z_keys, z_vals, c_keys[c_keep],
-                                            c_vals[c_keep].astype(dtype, copy=False))
-    return Block.from_keys(c.nrows, c.ncols, z_keys, z_vals.astype(dtype, copy=False))
+    Block (``keys.write_sorted``). ``mask`` is a ``BlockMask`` or None."""
+    keys, vals = write_sorted(c.keys(), c.values, t.keys(), t.values,
+                              None if mask is None else mask.allows, accum, replace, dtype)
+    return Block.from_keys(c.nrows, c.ncols, keys, vals)
 
 
 def ewise_block(a, b, binop, kind, in_types, out_type, defaults):
