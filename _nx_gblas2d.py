@@ -7,31 +7,35 @@ the backend itself (the package ``gblas2d.nx``) loads at the first call dispatch
 FUNCTIONS = (
     "adamic_adar_index", "all_pairs_shortest_path_length", "ancestors", "average_clustering",
     "betweenness_centrality", "bfs_edges", "bfs_layers", "bfs_predecessors", "bfs_successors",
-    "bfs_tree", "closeness_centrality", "clustering", "connected_components", "core_number",
-    "degree_centrality", "descendants", "descendants_at_distance", "dominating_set",
-    "eigenvector_centrality", "eigenvector_centrality_numpy", "harmonic_centrality",
-    "has_path", "hits", "in_degree_centrality", "is_connected", "is_dominating_set",
-    "is_isolate", "is_strongly_connected", "is_weakly_connected", "isolates",
-    "jaccard_coefficient", "k_core", "k_corona", "k_crust", "k_shell", "k_truss",
-    "katz_centrality", "katz_centrality_numpy", "maximal_independent_set",
-    "number_connected_components", "number_of_isolates",
+    "bfs_tree", "circular_ladder_graph", "closeness_centrality", "clustering", "color",
+    "complete_graph", "connected_components", "core_number", "cycle_graph", "degree_centrality",
+    "descendants", "descendants_at_distance", "dominating_set", "edge_betweenness_centrality",
+    "eigenvector_centrality", "eigenvector_centrality_numpy", "empty_graph", "grid_2d_graph",
+    "harmonic_centrality", "has_path", "hits", "in_degree_centrality", "is_bipartite",
+    "is_connected", "is_dominating_set", "is_isolate", "is_strongly_connected",
+    "is_weakly_connected", "isolates", "jaccard_coefficient", "k_core", "k_corona", "k_crust",
+    "k_shell", "k_truss", "katz_centrality", "katz_centrality_numpy", "ladder_graph",
+    "maximal_independent_set", "null_graph", "number_connected_components", "number_of_isolates",
     "number_strongly_connected_components", "number_weakly_connected_components",
-    "out_degree_centrality", "overall_reciprocity", "pagerank", "preferential_attachment",
-    "reciprocity", "resource_allocation_index", "shortest_path_length",
+    "out_degree_centrality", "overall_reciprocity", "pagerank", "path_graph",
+    "preferential_attachment", "reciprocity", "resource_allocation_index", "shortest_path_length",
     "single_source_bellman_ford_path_length", "single_source_dijkstra_path_length",
     "single_source_shortest_path_length", "single_target_shortest_path_length",
-    "strongly_connected_components", "transitivity", "triangles",
-    "weakly_connected_components",
+    "square_clustering", "star_graph", "strongly_connected_components", "transitivity",
+    "triangles", "trivial_graph", "weakly_connected_components", "wheel_graph",
 )
 
 BFS_ORDER = ("Yields NetworkX's order exactly (the neighbour order of G, or sort_neighbors'); "
              "computed at the call, not lazily.")
 LINK = ("One masked product over the pairs asked for; ebunch=None scores every non-edge in "
         "nx.non_edges' order. Computed at the call, not lazily.")
+GENERATED = ("Made as a gblas2d matrix on the grid (each rank passes its share of the edges); "
+             "create_using None, nx.Graph or nx.DiGraph. The NetworkX graph is built only when "
+             "asked for.")
 NOTES = {
     "all_pairs_shortest_path_length": "Batched searches (256 sources a product); computed at "
                                       "the call, not lazily.",
-    "average_clustering": "Undirected and weight=None only.",
+    "average_clustering": "weight=None only.",
     "betweenness_centrality": "Unweighted only (weight=None) and endpoints=False; k and seed "
                               "sample the same sources as NetworkX.",
     "bfs_edges": BFS_ORDER,
@@ -41,8 +45,21 @@ NOTES = {
     "bfs_successors": BFS_ORDER,
     "closeness_centrality": "Unweighted only (distance=None); batched searches along the "
                             "reversed edges.",
-    "clustering": "Undirected and weight=None only (directed and weighted clustering fall "
-                  "back).",
+    "clustering": "weight=None only (weighted clustering falls back); a DiGraph's is "
+                  "Fagiolo's, as NetworkX's, from diag(S^3) with S = A + A^T.",
+    "color": "Breadth-first search from every component at once; the sides are the parities "
+             "of the levels.",
+    "edge_betweenness_centrality": "Unweighted only (weight=None); Brandes' walk back adds "
+                                   "one masked product per level. k and seed sample the same "
+                                   "sources as NetworkX.",
+    "is_bipartite": "Breadth-first search from every component at once, then one product "
+                    "checks that no edge joins two nodes at levels of the same parity.",
+    "square_clustering": "Undirected only; the common neighbours of every pair two hops "
+                         "apart in one product (memory grows with the squared hub degrees).",
+    **{name: GENERATED for name in (
+        "circular_ladder_graph", "complete_graph", "cycle_graph", "empty_graph",
+        "grid_2d_graph", "ladder_graph", "null_graph", "path_graph", "star_graph",
+        "trivial_graph", "wheel_graph")},
     "dominating_set": "Undirected only: a maximal independent set (Luby's) containing "
                       "start_with, which dominates; another set than NetworkX's greedy one.",
     "eigenvector_centrality_numpy": "Power iteration with A + I run to 1e-13 per node in "

@@ -10,9 +10,10 @@ finds its engine from its input, so the same call also runs on python-graphblas 
 None of them imports mpi4py or cupy (tests/semirings/test_layering.py checks this).
 """
 
-from .betweenness_centrality import betweenness_centrality
+from .betweenness_centrality import betweenness_centrality, edge_betweenness_centrality
 from .bfs_levels import bfs_levels
 from .bfs_parents import bfs_parents
+from .bipartite import bipartite_sides
 from .connected_components import connected_components
 from .core_number import core_number
 from .eigenvector_centrality import eigenvector_centrality
@@ -29,6 +30,7 @@ from .max_weight_matching import max_weight_matching
 from .maximal_independent_set import maximal_independent_set
 from .pagerank import pagerank
 from .pointer_jumping import pointer_jumping
+from .square_clustering import square_clustering
 from .sssp import NegativeCycleError, sssp
 from .strongly_connected_components import strongly_connected_components
 from .triangle_count import triangle_count, triangles
@@ -36,10 +38,11 @@ from .validate_bfs_tree import BFSTreeCheck, validate_bfs_tree
 
 __all__ = [
     "BFSTreeCheck", "BPTResult", "Graph", "InfluenceResult", "NegativeCycleError",
-    "betweenness_centrality", "bfs_levels", "bfs_parents", "connected_components",
-    "core_number", "eigenvector_centrality", "fused_bpt", "hits", "influence_maximization",
-    "k_truss", "katz_centrality", "label_propagation", "link_prediction",
-    "local_clustering_coefficient",
-    "max_weight_matching", "maximal_independent_set", "pagerank", "pointer_jumping", "sssp",
+    "betweenness_centrality", "bfs_levels", "bfs_parents", "bipartite_sides",
+    "connected_components", "core_number", "edge_betweenness_centrality",
+    "eigenvector_centrality", "fused_bpt", "hits", "influence_maximization", "k_truss",
+    "katz_centrality", "label_propagation", "link_prediction", "local_clustering_coefficient",
+    "max_weight_matching", "maximal_independent_set", "pagerank", "pointer_jumping",
+    "square_clustering", "sssp",
     "strongly_connected_components", "triangle_count", "triangles", "validate_bfs_tree",
 ]

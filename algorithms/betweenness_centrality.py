@@ -19,6 +19,12 @@ hops from s_t, P every vertex reached so far, and B = 1 + delta::
         B<T> = B + T
     c += sum_t (B - 1)                          the batch's dependencies, a row reduction
 
+Edge betweenness (``edge_betweenness_centrality``) sums, over the same walk back, the share of
+each edge v -> w with w on level d: sigma_sv / sigma_sw * (1 + delta_s(w)), for every source at
+once and down to level 1 (the edges leaving the sources count)::
+
+        C<A> += F_{d-1} plus.times W^T          C(v, w) += sum_t F_{d-1}(v, t) W(w, t)
+
 P and B grow through the structure of the new entries rather than with ``accum=plus`` (the
 same result): in gblas2d an accumulating write merges all of its target, at every level.
 
@@ -34,7 +40,8 @@ formulation); LAGraph's LAGr_Betweenness.
 Cost per level and batch: forward, one masked tall-skinny product (O(edges leaving the
 frontier columns), O(nnz(F_d)/C) words per rank) and one masked assign; backward, one masked
 product (as large) and three element-wise operations. Memory: the levels F_d, O(nnz(P)) in
-all, for a batch of k sources at most n * k entries.
+all, for a batch of k sources at most n * k entries. Edge betweenness adds one masked product
+per level (n x k by k x n, kept to the edges of A) and the n x n result, at most nvals(A).
 """
 
 
@@ -43,7 +50,7 @@ import numpy as np
 from ._engine import check_count, check_sources, engine
 from .graph import as_graph
 
-__all__ = ["betweenness_centrality"]
+__all__ = ["betweenness_centrality", "edge_betweenness_centrality"]
 
 
 def betweenness_centrality(A, sources=None, *, batch_size=64, directed=True):
@@ -95,8 +102,51 @@ def betweenness_centrality(A, sources=None, *, batch_size=64, directed=True):
     return c
 
 
-def _add_batch(ns, A, AT, batch, c):
-    """c += the dependencies of the sources in ``batch`` (c is updated in place)."""
+def edge_betweenness_centrality(A, sources=None, *, batch_size=64, directed=True):
+    """Edge betweenness of every edge of ``A`` (``A[i, j]``: edge i -> j), unweighted, not
+    normalized, over the shortest paths from ``sources``: for each source s and target t, the
+    fraction of the shortest s-t paths that use the edge, summed.
+
+    Collective on gblas2d objects. Runs unchanged on python-graphblas objects.
+
+    Parameters are those of ``betweenness_centrality``; ``directed=False`` (a symmetric A)
+    gives each edge the mean of its two directions, C(i, j) = C(j, i): networkx's value for
+    the Graph, where a path counts half from each end.
+
+    Returns
+    -------
+    Matrix (FP64) with an entry at every edge of A a shortest path uses (none on self loops).
+
+    Examples
+    --------
+    >>> import gblas2d as gb
+    >>> A = gb.Matrix.from_coo([0, 1, 1, 2], [1, 0, 2, 1], nrows=3, ncols=3)
+    >>> edge_betweenness_centrality(A, directed=False).to_coo()[2]
+    array([2., 2., 2., 2.])
+    """
+    G = as_graph(A, "edge_betweenness_centrality")
+    A, ns = G.A, engine(G.A)
+    n = A.nrows
+    if sources is None:
+        sources = np.arange(n, dtype=np.int64)
+    else:
+        sources, _ = check_sources(A, sources)
+    batch_size = check_count(batch_size, "batch_size", 1, "a positive integer")
+    # C = 0 (n x n); c = 0, the vertices' betweenness the same walk gives
+    C = ns.Matrix(ns.dtypes.FP64, n, n)
+    c = ns.Vector.from_scalar(0.0, n, ns.dtypes.FP64)
+    for first in range(0, len(sources), int(batch_size)):
+        _add_batch(ns, A, G.AT, sources[first:first + int(batch_size)], c, C)
+    if not directed:
+        # C = (C + C^T) / 2
+        C = C.ewise_add(C.T.new(), ns.binary.plus).new()
+        C << C.apply(ns.binary.truediv, right=2.0)
+    return C
+
+
+def _add_batch(ns, A, AT, batch, c, C=None):
+    """c += the dependencies of the sources in ``batch``, and C += the edges' shares when C
+    is given (both updated in place)."""
     n, k = A.nrows, len(batch)
     # F_0 = P = [e_s1 ... e_sk], sigma_s(s) = 1
     F = ns.Matrix.from_coo(batch, range(k), 1.0, dtype=ns.dtypes.FP64, nrows=n, ncols=k)
@@ -112,9 +162,15 @@ def _add_batch(ns, A, AT, batch, c):
         P(F.S) << F
     # B<P> = 1
     B = P.apply(ns.unary.one).new()
-    for d in range(len(levels) - 1, 1, -1):
+    # the edges leaving the sources (level 1) count; the sources' own dependency does not
+    for d in range(len(levels) - 1, 0 if C is not None else 1, -1):
         # W = B ./ F_d
         W = B.ewise_mult(levels[d], ns.binary.truediv).new()
+        if C is not None:
+            # C<A> += F_{d-1} plus.times W^T
+            C(A.S, accum=ns.binary.plus) << levels[d - 1].mxm(W.T, ns.semiring.plus_times)
+            if d == 1:
+                break
         # W<F_{d-1}> = A plus.second W
         W = A.mxm(W, ns.semiring.plus_second).new(ns.dtypes.FP64, mask=levels[d - 1].S)
         # T = W .* F_{d-1}

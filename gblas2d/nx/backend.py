@@ -3,10 +3,12 @@
 import inspect
 
 from . import (
+    bipartite,
     centrality,
     cluster,
     components,
     cores,
+    generators,
     link_analysis,
     link_prediction,
     sets,
@@ -98,6 +100,7 @@ class BackendInterface:
     betweenness_centrality = staticmethod(centrality.betweenness_centrality)
     closeness_centrality = staticmethod(centrality.closeness_centrality)
     degree_centrality = staticmethod(centrality.degree_centrality)
+    edge_betweenness_centrality = staticmethod(centrality.edge_betweenness_centrality)
     eigenvector_centrality = staticmethod(centrality.eigenvector_centrality)
     eigenvector_centrality_numpy = staticmethod(centrality.eigenvector_centrality_numpy)
     harmonic_centrality = staticmethod(centrality.harmonic_centrality)
@@ -109,6 +112,7 @@ class BackendInterface:
     # cluster.py
     average_clustering = staticmethod(cluster.average_clustering)
     clustering = staticmethod(cluster.clustering)
+    square_clustering = staticmethod(cluster.square_clustering)
     transitivity = staticmethod(cluster.transitivity)
     triangles = staticmethod(cluster.triangles)
 
@@ -126,6 +130,23 @@ class BackendInterface:
     number_of_isolates = staticmethod(structure.number_of_isolates)
     overall_reciprocity = staticmethod(structure.overall_reciprocity)
     reciprocity = staticmethod(structure.reciprocity)
+
+    # bipartite.py
+    color = staticmethod(bipartite.color)
+    is_bipartite = staticmethod(bipartite.is_bipartite)
+
+    # generators.py
+    circular_ladder_graph = staticmethod(generators.circular_ladder_graph)
+    complete_graph = staticmethod(generators.complete_graph)
+    cycle_graph = staticmethod(generators.cycle_graph)
+    empty_graph = staticmethod(generators.empty_graph)
+    grid_2d_graph = staticmethod(generators.grid_2d_graph)
+    ladder_graph = staticmethod(generators.ladder_graph)
+    null_graph = staticmethod(generators.null_graph)
+    path_graph = staticmethod(generators.path_graph)
+    star_graph = staticmethod(generators.star_graph)
+    trivial_graph = staticmethod(generators.trivial_graph)
+    wheel_graph = staticmethod(generators.wheel_graph)
 
     # sets.py
     dominating_set = staticmethod(sets.dominating_set)

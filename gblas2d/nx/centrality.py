@@ -13,9 +13,9 @@ from .components import one_component
 from .shortest_paths import levels_in_batches
 
 __all__ = ["betweenness_centrality", "closeness_centrality", "degree_centrality",
-           "eigenvector_centrality", "eigenvector_centrality_numpy", "harmonic_centrality",
-           "in_degree_centrality", "katz_centrality", "katz_centrality_numpy",
-           "out_degree_centrality"]
+           "edge_betweenness_centrality", "eigenvector_centrality",
+           "eigenvector_centrality_numpy", "harmonic_centrality", "in_degree_centrality",
+           "katz_centrality", "katz_centrality_numpy", "out_degree_centrality"]
 
 
 def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=False,
@@ -65,6 +65,36 @@ def _rescale(betweenness, n, normalized, directed, sampled):
             for v, b in betweenness.items()}
 
 
+def edge_betweenness_centrality(G, k=None, normalized=True, weight=None, seed=None):
+    """Collective. nx.edge_betweenness_centrality (unweighted) from
+    ``algorithms.edge_betweenness_centrality``: a value for every edge of ``G.edges()``, the
+    sum of both directions for an undirected graph, rescaled as NetworkX's ``_rescale`` with
+    endpoints (every node a possible target). ``k`` and ``seed`` sample as
+    ``betweenness_centrality``."""
+    refuse(betweenness_reason(k, len(G), weight, False))
+    n, A = len(G), G.matrix
+    sampled = None
+    if k is not None:
+        comm = A.grid.comm
+        sampled = comm.bcast_object(seed.sample(G.nodes, k) if A.grid.rank == 0 else None)
+    sources = None if sampled is None else [G.index_of(v) for v in sampled]
+    C = alg.edge_betweenness_centrality(A, sources, directed=True)
+    rows, cols, values = C.to_coo()
+    share = dict(zip(zip(rows.tolist(), cols.tolist(), strict=True), values.tolist(),
+                     strict=True))
+    index, directed = G.index, G.is_directed()
+    raw = {}
+    for u, v in G.graph.edges():
+        i, j = index[u], index[v]
+        raw[u, v] = share.get((i, j), 0.0) + (0.0 if directed else share.get((j, i), 0.0))
+    if n < 2:
+        return raw
+    sources_counted = n if k is None else k
+    if normalized:
+        scale = 1 / (sources_counted * (n - 1))
+    else:
+        scale = n / (sources_counted * (1 if directed else 2))
+    return raw if scale == 1 else {e: b * scale for e, b in raw.items()}
 
 
 def degree_centrality(G):

@@ -42,10 +42,23 @@ def betweenness_reason(k, n, weight, endpoints):
 
 
 def clustering_reason(G, weight):
-    if G.is_directed():
-        return "clustering of a directed graph (Fagiolo's) is not supported"
     if weight is not None:
         return "weighted clustering is not supported"
+    return None
+
+
+def square_clustering_reason(G):
+    if G.is_directed():
+        return "square_clustering of a directed graph is not supported"
+    return None
+
+
+def generator_reason(create_using, default=nx.Graph):
+    if create_using not in (None, nx.Graph, nx.DiGraph):
+        return "create_using must be None, nx.Graph or nx.DiGraph (graph instances, " \
+            "multigraphs and other classes are not supported)"
+    if create_using is None and default is not nx.Graph:
+        return "default must be nx.Graph"
     return None
 
 
@@ -96,6 +109,11 @@ def positive_weights(G, weight):
 def reason(name, a):
     """None, or why gblas2d cannot run ``name`` with the bound arguments ``a`` (a dict of
     every parameter, defaults applied; ``a["G"]`` a NetworkX graph or a converted one)."""
+    if name in GENERATORS:
+        if name == "circular_ladder_graph" and not (isinstance(a["n"], numbers.Integral)
+                                                    and a["n"] >= 1):
+            return "circular_ladder_graph needs an integer n >= 1"
+        return generator_reason(a.get("create_using"), a.get("default", nx.Graph))
     G = a["G"]
     if G.is_multigraph():
         return "multigraphs are not supported"
@@ -110,8 +128,12 @@ def reason(name, a):
         return weight_reason(a["weight"])
     if name == "betweenness_centrality":
         return betweenness_reason(a["k"], len(G), a["weight"], a["endpoints"])
+    if name == "edge_betweenness_centrality":
+        return betweenness_reason(a["k"], len(G), a["weight"], False)
     if name in ("clustering", "average_clustering"):
         return clustering_reason(G, a["weight"])
+    if name == "square_clustering":
+        return square_clustering_reason(G)
     if name == "k_truss":
         return k_reason(a["k"])
     if name in BFS_FUNCTIONS:
@@ -129,4 +151,7 @@ def reason(name, a):
     return None
 
 
+GENERATORS = ("circular_ladder_graph", "complete_graph", "cycle_graph", "empty_graph",
+              "grid_2d_graph", "ladder_graph", "null_graph", "path_graph", "star_graph",
+              "trivial_graph", "wheel_graph")
 BFS_FUNCTIONS = ("bfs_edges", "bfs_tree", "bfs_predecessors", "bfs_successors")

@@ -3,9 +3,10 @@
 import gblas2d as gb
 from gblas2d import algorithms as alg
 
-from .checks import clustering_reason, refuse
+from .checks import clustering_reason, refuse, square_clustering_reason
 
-__all__ = ["average_clustering", "clustering", "transitivity", "triangles"]
+__all__ = ["average_clustering", "clustering", "square_clustering", "transitivity",
+           "triangles"]
 
 
 def triangles(G, nodes=None):
@@ -15,12 +16,41 @@ def triangles(G, nodes=None):
 
 
 def clustering(G, nodes=None, weight=None):
-    """Collective. nx.clustering of an undirected graph without weights, from
+    """Collective. nx.clustering without weights: of an undirected graph from
     ``algorithms.local_clustering_coefficient`` (Graphalytics' LCC, which is NetworkX's on a
-    symmetric matrix); 0, an int, where no triangle closes, as NetworkX."""
+    symmetric matrix), of a DiGraph Fagiolo's (``_directed_clustering``); 0, an int, where no
+    triangle closes, as NetworkX."""
     refuse(clustering_reason(G, weight))
+    if G.is_directed():
+        return G.at_nodes(_directed_clustering(G), nodes)
     lcc = G.to_dict(alg.local_clustering_coefficient(G.matrix))
     return G.at_nodes({v: c or 0 for v, c in lcc.items()}, nodes)
+
+
+def _directed_clustering(G):
+    """Collective. Fagiolo's clustering of every node of a DiGraph, NetworkX's integers and
+    division, self loops ignored::
+
+        E = pattern(A) without self loops;  S = E + E^T       1 or 2 edges between two nodes
+        t = sum_j S(i, j) (S plus.times S)(i, j)              the directed triangles: diag(S^3)
+        dt = sum_j S(i, j);  db = (E .* E^T) plus.pair 1      total and reciprocal degrees
+        c = t / ((dt (dt - 1) - 2 db) 2)                      0 where t is 0
+    """
+    int64 = gb.dtypes.INT64
+    # E = pattern(A) without self loops
+    E = G.matrix.select(gb.select.offdiag).new(int64).apply(gb.unary.one).new()
+    ET = E.T.new()
+    # S = E + E^T
+    S = E.ewise_add(ET, gb.binary.plus).new()
+    # t = sum_j S(i, j) (S plus.times S)(i, j)
+    SS = S.mxm(S, gb.semiring.plus_times[int64]).new(mask=S.S)
+    t = G.to_dict(SS.ewise_mult(S, gb.binary.times).new().reduce_rowwise(gb.monoid.plus))
+    # dt = sum_j S(i, j)
+    dt = G.to_dict(S.reduce_rowwise(gb.monoid.plus))
+    # db = (E .* E^T) plus.pair 1
+    db = G.to_dict(E.ewise_mult(ET, gb.binary.pair).new().reduce_rowwise(gb.monoid.plus))
+    return {v: 0 if not t.get(v) else t[v] / ((dt[v] * (dt[v] - 1) - 2 * db.get(v, 0)) * 2)
+            for v in G.nodes}
 
 
 def average_clustering(G, nodes=None, weight=None, count_zeros=True):
@@ -29,6 +59,15 @@ def average_clustering(G, nodes=None, weight=None, count_zeros=True):
     if not count_zeros:
         c = [v for v in c if abs(v) > 0]
     return sum(c) / len(c)
+
+
+def square_clustering(G, nodes=None):
+    """Collective. nx.square_clustering of an undirected graph from
+    ``algorithms.square_clustering`` (NetworkX's integers and division; 0, an int, where no
+    square can close, as NetworkX)."""
+    refuse(square_clustering_reason(G))
+    c = G.to_dict(alg.square_clustering(alg.Graph(G.matrix, "undirected")))
+    return G.at_nodes({v: x or 0 for v, x in c.items()}, nodes)
 
 
 def transitivity(G):

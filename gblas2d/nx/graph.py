@@ -24,25 +24,50 @@ class Gblas2dGraph:
     attribute the values came from (None: every value is 1). A graph computed here (a k-truss)
     is a ``subgraph`` of ``graph``: its edges are those of ``graph`` that ``matrix`` holds, and
     ``convert_to_nx`` makes it a NetworkX graph before it is returned (the functions here read
-    ``graph`` as their input's).
+    ``graph`` as their input's). A generated graph (``generated``) has only its matrix and
+    node keys; its NetworkX graph is built from them at the first use of ``graph``.
     """
 
     __networkx_backend__ = "gblas2d"
 
     def __init__(self, graph, matrix, weight=None, *, subgraph=False, index=None):
-        self.graph = graph
+        self._graph = graph
         self.matrix = matrix
         self.weight = weight
         self.subgraph = subgraph
         self.nodes = list(graph)
+        self._directed = graph.is_directed()
         self._index = index
         self._reverse = None
+
+    @classmethod
+    def generated(cls, nodes, matrix, directed):
+        """A graph made here from its adjacency ``matrix`` (symmetric unless ``directed``) and
+        the node keys of its rows, with no NetworkX graph yet."""
+        G = cls.__new__(cls)
+        G._graph, G.matrix, G.weight, G.subgraph = None, matrix, None, False
+        G.nodes, G._directed, G._index, G._reverse = list(nodes), directed, None, None
+        return G
+
+    @property
+    def graph(self):
+        """The NetworkX graph; collective at the first use for a generated graph: a Graph or
+        DiGraph of ``nodes`` with the edges of ``matrix`` in row order."""
+        if self._graph is None:
+            H = nx.DiGraph() if self._directed else nx.Graph()
+            H.add_nodes_from(self.nodes)
+            rows, cols, _ = self.matrix.to_coo()
+            nodes = self.nodes
+            H.add_edges_from((nodes[i], nodes[j])
+                             for i, j in zip(rows.tolist(), cols.tolist(), strict=True))
+            self._graph = H
+        return self._graph
 
     def __len__(self):
         return len(self.nodes)
 
     def is_directed(self):
-        return self.graph.is_directed()
+        return self._directed
 
     def is_multigraph(self):
         return False

@@ -4,7 +4,7 @@ import networkx as nx
 
 import gblas2d as gb
 
-__all__ = ["is_isolate", "isolates", "number_of_isolates", "overall_reciprocity",
+__all__ = ["is_isolate", "isolated", "isolates", "number_of_isolates", "overall_reciprocity",
            "reciprocity"]
 
 
@@ -15,21 +15,21 @@ def isolates(G):
         t = (A any.pair 1) + (1 any.pair A)        the nodes an edge touches
         isolates = 1<!t>
     """
-    return iter(G.to_dict(_isolated(G)))
+    return iter(G.to_dict(isolated(G)))
 
 
 def number_of_isolates(G):
     """Collective. nx.number_of_isolates."""
-    return _isolated(G).nvals
+    return isolated(G).nvals
 
 
 def is_isolate(G, n):
     """Collective. nx.is_isolate (KeyError for a node not in G, as NetworkX's degree)."""
     i = G.index[n]
-    return _isolated(G).get(i) is not None
+    return isolated(G).get(i) is not None
 
 
-def _isolated(G):
+def isolated(G):
     """Collective. The BOOL Vector true at the isolated nodes."""
     A, n = G.matrix, len(G)
     ones = gb.Vector.from_scalar(True, n, gb.dtypes.BOOL)

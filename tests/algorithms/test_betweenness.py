@@ -10,6 +10,8 @@ FP64; the dependencies are sums of quotients, added in another order than networ
 stays exactly zero: a dependency is a sum of positive terms or nothing.
 """
 
+import random
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -24,7 +26,10 @@ from _graphs import (
     from_edges,
     graph,
 )
-from gblas2d.algorithms.betweenness_centrality import betweenness_centrality
+from gblas2d.algorithms.betweenness_centrality import (
+    betweenness_centrality,
+    edge_betweenness_centrality,
+)
 
 from gblas2d.exceptions import DimensionMismatch, IndexOutOfBound, InvalidValue
 
@@ -174,6 +179,31 @@ def test_one_vertex_and_empty(lib):
     assert_bc(betweenness_centrality(one.on(lib), [0, 0]), [0.0], "its one source twice")
     empty = betweenness_centrality(ENGINES[lib].Matrix("BOOL", 0, 0))
     assert (empty.size, empty.nvals, empty.dtype.name) == (0, 0, "FP64")
+
+
+@pytest.mark.parametrize("name", ["karate", "rand-dir-int"])
+@pytest.mark.parametrize("lib", LIBS)
+def test_edge_betweenness_matches_networkx(name, lib):
+    # networkx's edge_betweenness_centrality (normalized=False) of the Graph (directed=False:
+    # each edge the mean of its two directions, C symmetric) or the DiGraph; no entry on a
+    # self loop. With k sources networkx samples random.Random(seed).sample(list(G), k) and
+    # scales the sum by n / k; ours sums the same sources, unscaled.
+    g = graph(name)
+    directed = not symmetric(g)
+    D = nx_graph(g, directed)
+    k = 1 if UNDER_MPI else 3
+    sampled = random.Random(7).sample(list(D), k)
+    for sources, kw, scale in ((None, {}, 1.0), (sampled, {"k": k, "seed": 7}, k / g.n)):
+        want = nx.edge_betweenness_centrality(D, normalized=False, **kw)
+        C = edge_betweenness_centrality(g.on(lib), sources, batch_size=16, directed=directed)
+        rows, cols, values = C.to_coo()
+        got = dict(zip(zip(rows.tolist(), cols.tolist(), strict=True), values.tolist(),
+                       strict=True))
+        assert all(u != v for u, v in got)
+        for (u, v), w in want.items():
+            assert got.get((u, v), 0.0) == pytest.approx(w * scale, rel=RTOL, abs=1e-12)
+            if not directed:
+                assert got.get((v, u), 0.0) == got.get((u, v), 0.0)
 
 
 def square(lib):

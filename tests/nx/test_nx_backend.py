@@ -401,6 +401,65 @@ def test_isolates_reciprocity_dominating(graph):
     assert nx.is_dominating_set(G, half, backend=B) == nx.is_dominating_set(G, half)
 
 
+@pytest.mark.parametrize("graph", {**CLUSTERED, **DIRECTED})
+def test_bipartite_square_clustering_edge_betweenness(graph):
+    G = {**CLUSTERED, **DIRECTED}[graph]()
+    for H in (G, nx.grid_2d_graph(3, 4), nx.DiGraph([(0, 1), (2, 1), (3, 4)])):
+        assert nx.is_bipartite(H, backend=B) == nx.is_bipartite(H)
+        if nx.is_bipartite(H):
+            assert nx.bipartite.color(H, backend=B) == nx.bipartite.color(H)
+    if G.is_directed():
+        G.add_edge(list(G)[2], list(G)[2])
+        assert nx.clustering(G, backend=B) == nx.clustering(G)
+        assert nx.average_clustering(G, backend=B) == nx.average_clustering(G)
+    else:
+        assert nx.square_clustering(G, backend=B) == nx.square_clustering(G)
+        with pytest.raises(nx.NetworkXError, match="not bipartite"):
+            nx.bipartite.color(nx.cycle_graph(5), backend=B)
+    for kw in ({}, {"normalized": False}, {"k": 5, "seed": 3}):
+        got = nx.edge_betweenness_centrality(G, backend=B, **kw)
+        close(got, nx.edge_betweenness_centrality(G, **kw), 1e-12)
+
+
+GENERATED = [
+    lambda cu: nx.empty_graph("abc", cu), lambda cu: nx.null_graph(cu),
+    lambda cu: nx.trivial_graph(cu), lambda cu: nx.path_graph(6, cu),
+    lambda cu: nx.path_graph([3, "a", 3, 7], cu), lambda cu: nx.cycle_graph(1, cu),
+    lambda cu: nx.cycle_graph(7, cu), lambda cu: nx.complete_graph("wxyz", cu),
+    lambda cu: nx.star_graph(5, cu), lambda cu: nx.wheel_graph(6),
+    lambda cu: nx.ladder_graph(4), lambda cu: nx.circular_ladder_graph(5),
+    lambda cu: nx.grid_2d_graph(3, 4, create_using=cu),
+    lambda cu: nx.grid_2d_graph("ab", [5, 6, 7], (True, False), cu),
+    lambda cu: nx.grid_2d_graph(3, 4, True, cu),
+]
+
+
+@pytest.mark.parametrize("make", GENERATED)
+@pytest.mark.parametrize("create_using", [None, nx.DiGraph])
+def test_generators_make_networkx_graphs(make, create_using, monkeypatch):
+    """Under backend_priority.generators the generators run in gblas2d and return a graph
+    on the grid; converted, it is NetworkX's (nodes, edges and attributes)."""
+    import gblas2d.nx
+
+    monkeypatch.setattr(nx.config.backend_priority, "generators", [B])
+    got = make(create_using)
+    assert isinstance(got, gblas2d.nx.Gblas2dGraph)
+    got = gblas2d.nx.convert_to_nx(got)
+    monkeypatch.setattr(nx.config.backend_priority, "generators", [])
+    want = make(create_using)
+    assert type(got) is type(want) and got.graph == want.graph
+    assert got._node == want._node and got._adj == want._adj
+
+
+def test_generated_graph_runs_algorithms_without_networkx_graph():
+    """A generated graph goes to the next call as it is; its matrix is the grid's."""
+    G = nx.grid_2d_graph(5, 6, backend=B)
+    assert G._graph is None
+    assert nx.number_connected_components(G) == 1
+    assert nx.triangles(G, backend=B) == dict.fromkeys(nx.grid_2d_graph(5, 6), 0)
+    assert G.matrix.nvals == 2 * nx.grid_2d_graph(5, 6).number_of_edges()
+
+
 @pytest.mark.parametrize("graph", ALL)
 def test_closeness_and_harmonic(graph):
     G = ALL[graph]()
@@ -419,7 +478,7 @@ def test_functions_listed_for_networkx_are_those_dispatched():
     dispatched = {name for name, f in vars(gblas2d.nx.BackendInterface).items()
                   if isinstance(f, staticmethod)} - {"convert_from_nx", "convert_to_nx",
                                                      "can_run", "should_run"}
-    assert set(_nx_gblas2d.FUNCTIONS) == dispatched and len(_nx_gblas2d.FUNCTIONS) == 58
+    assert set(_nx_gblas2d.FUNCTIONS) == dispatched and len(_nx_gblas2d.FUNCTIONS) == 73
     assert set(_nx_gblas2d.NOTES) <= dispatched
 
 
@@ -430,7 +489,11 @@ def test_functions_listed_for_networkx_are_those_dispatched():
     lambda G: nx.betweenness_centrality(G, endpoints=True, backend=B),
     lambda G: nx.single_source_dijkstra_path_length(G, 0, weight=lambda u, v, d: 1, backend=B),
     lambda G: nx.pagerank(nx.MultiGraph(G), backend=B),
-    lambda G: nx.clustering(G.to_directed(), backend=B),
+    lambda G: nx.clustering(G.to_directed(), weight="weight", backend=B),
+    lambda G: nx.square_clustering(G.to_directed(), backend=B),
+    lambda G: nx.edge_betweenness_centrality(G, weight="weight", backend=B),
+    lambda G: nx.path_graph(4, create_using=nx.MultiGraph, backend=B),
+    lambda G: nx.complete_graph(4, create_using=nx.Graph(), backend=B),
     lambda G: nx.clustering(G, weight="weight", backend=B),
     lambda G: nx.average_clustering(G, weight="weight", backend=B),
     lambda G: nx.k_truss(G, 3.5, backend=B),
@@ -487,7 +550,8 @@ def test_registered_and_converts_both_ways():
     assert nx.pagerank(H) == pytest.approx(nx.pagerank(G), abs=1e-6)
 
 
-# NetworkX's own tests of the functions added last, and the functions they must dispatch
+# NetworkX's own tests of the functions added last (under networkx.algorithms, or
+# networkx.generators), and the functions they must dispatch
 NETWORKX_TESTS = [
     "traversal.tests.test_bfs::TestBFS", "tests.test_cluster::TestTriangles",
     "tests.test_cluster::TestClustering", "tests.test_cluster::TestTransitivity",
@@ -497,6 +561,10 @@ NETWORKX_TESTS = [
     "tests.test_link_prediction", "tests.test_reciprocity", "tests.test_isolate",
     "tests.test_dominating", "centrality.tests.test_closeness_centrality",
     "centrality.tests.test_harmonic_centrality", "shortest_paths.tests.test_unweighted",
+    "bipartite.tests.test_basic", "tests.test_cluster::TestDirectedClustering",
+    "tests.test_cluster::TestSquareClustering",
+    "centrality.tests.test_betweenness_centrality::TestEdgeBetweennessCentrality",
+    "generators.tests.test_classic", "generators.tests.test_lattice::TestGrid2DGraph",
 ]
 NETWORKX_TESTED = {
     "average_clustering", "bfs_edges", "bfs_layers", "bfs_tree", "clustering",
@@ -508,7 +576,9 @@ NETWORKX_TESTED = {
     "dominating_set", "is_dominating_set", "closeness_centrality", "harmonic_centrality",
     "all_pairs_shortest_path_length", "shortest_path_length",
     "single_target_shortest_path_length", "bfs_predecessors", "bfs_successors",
-    "descendants_at_distance",
+    "descendants_at_distance", "color", "is_bipartite", "square_clustering",
+    "edge_betweenness_centrality", "complete_graph", "cycle_graph", "empty_graph",
+    "grid_2d_graph", "ladder_graph", "path_graph", "star_graph", "wheel_graph",
 }
 
 
@@ -518,7 +588,8 @@ def test_networkx_own_tests_pass_on_the_backend(tmp_path):
     graph, calls gblas2d, and compares graphs it returns with its own): they pass, and the
     log NetworkX writes shows each of the functions ran in gblas2d, not in the fallback."""
     env = dict(os.environ, NETWORKX_TEST_BACKEND=B, NETWORKX_FALLBACK_TO_NX="True")
-    tests = [f"networkx.algorithms.{t}" for t in NETWORKX_TESTS]
+    tests = [f"networkx.{t}" if t.startswith("generators.") else f"networkx.algorithms.{t}"
+             for t in NETWORKX_TESTS]
     done = subprocess.run([sys.executable, "-m", "pytest", "--pyargs", *tests, "-q",
                            "-p", "no:cacheprovider", "-o", "log_cli=true",
                            "--log-cli-level=DEBUG"],
