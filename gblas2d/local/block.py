@@ -45,11 +45,18 @@ class Block:
     @classmethod
     def from_keys(cls, nrows, ncols, keys, values):
         """From sorted unique keys ``row * ncols + col``."""
-        # Each row's first entry by binary search in the sorted keys: no array of the entries'
-        # rows is made, so the columns are the one array of the entries' size beside the keys
-        # (a build's high-water mark).
-        ptr = np.searchsorted(keys, np.arange(nrows + 1, dtype=np.int64) * max(ncols, 1))
-        cols = keys % max(ncols, 1)
+        width = max(ncols, 1)
+        if len(keys) > 4 * nrows:
+            # Each row's first entry by binary search in the sorted keys: no array of the
+            # entries' rows beside the keys, so the columns are the one array of their size
+            # made now (a build's high-water mark). On a block with few entries a row, the
+            # rows counted cost less (7M entries: 24 ms either way; 1,000 entries of 262,144
+            # rows: 3.2 ms searched, 0.2 ms counted).
+            ptr = np.searchsorted(keys, np.arange(nrows + 1, dtype=np.int64) * width)
+        else:
+            ptr = np.zeros(nrows + 1, dtype=np.int64)
+            np.cumsum(np.bincount(keys // width, minlength=nrows), out=ptr[1:])
+        cols = keys % width
         # The rows are not kept: most blocks are only ever read as CSR.
         return cls(nrows, ncols, ptr, cols, values, sole=True)
 

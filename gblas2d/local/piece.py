@@ -272,17 +272,16 @@ def write(c, t, mask, accum, replace, *, t_masked=False):
     if accum is None and (mask is None or replace):
         # C becomes T: nothing of C is read.
         return Write(t.nvals, piece=t.astype(dtype))
-    if c.is_bitmap and not t.is_bitmap and (mask is None or not replace):
-        if accum is not None:
-            # C outside the mask stays, and inside it under accum: T accumulated in place.
-            return _accumulate(c, t, accum, dtype)
-        if not mask.complement:
-            # Allowed positions become T's, the rest keep C's: a patch of the mask's
-            # positions.
-            t_idx, t_vals = t.entries()
-            clear = mask.positions()
-            nvals = c.nvals - int(np.count_nonzero(c.present[clear])) + len(t_idx)
-            return Write(nvals, patch=(clear, t_idx, t_vals.astype(dtype, copy=False)))
+    if accum is None and c.is_bitmap and not mask.complement:
+        # (A mask, no replace.) Allowed positions become T's, the rest keep C's: a patch of
+        # the mask's positions.
+        t_idx, t_vals = t.entries()
+        clear = mask.positions()
+        nvals = c.nvals - int(np.count_nonzero(c.present[clear])) + len(t_idx)
+        return Write(nvals, patch=(clear, t_idx, t_vals.astype(dtype, copy=False)))
+    if accum is not None and c.is_bitmap and not t.is_bitmap and (mask is None or not replace):
+        # C outside the mask stays, and inside it under accum: T accumulated in place.
+        return _accumulate(c, t, accum, dtype)
     if accum is not None and (c.is_bitmap or t.is_bitmap):
         # A union as dense as its bitmap side: over whole arrays (``ewise``).
         if mask is not None and replace:
