@@ -6,23 +6,27 @@ the backend itself (the package ``gblas2d.nx``) loads at the first call dispatch
 
 FUNCTIONS = (
     "adamic_adar_index", "all_pairs_shortest_path_length", "ancestors", "average_clustering",
-    "betweenness_centrality", "bfs_edges", "bfs_layers", "bfs_predecessors", "bfs_successors",
-    "bfs_tree", "circular_ladder_graph", "closeness_centrality", "clustering", "color",
-    "complete_graph", "connected_components", "core_number", "cycle_graph", "degree_centrality",
-    "descendants", "descendants_at_distance", "dominating_set", "edge_betweenness_centrality",
+    "average_degree_connectivity", "average_neighbor_degree", "betweenness_centrality",
+    "bfs_edges", "bfs_layers", "bfs_predecessors", "bfs_successors", "bfs_tree",
+    "boundary_expansion", "circular_ladder_graph", "closeness_centrality", "clustering",
+    "color", "complete_graph", "conductance", "connected_components", "core_number",
+    "cut_size", "cycle_graph", "degree_centrality", "descendants", "descendants_at_distance",
+    "dominating_set", "edge_betweenness_centrality", "edge_expansion",
     "eigenvector_centrality", "eigenvector_centrality_numpy", "empty_graph", "grid_2d_graph",
     "harmonic_centrality", "has_path", "hits", "in_degree_centrality", "is_bipartite",
     "is_connected", "is_dominating_set", "is_isolate", "is_strongly_connected",
     "is_weakly_connected", "isolates", "jaccard_coefficient", "k_core", "k_corona", "k_crust",
     "k_shell", "k_truss", "katz_centrality", "katz_centrality_numpy", "ladder_graph",
-    "maximal_independent_set", "null_graph", "number_connected_components", "number_of_isolates",
-    "number_strongly_connected_components", "number_weakly_connected_components",
-    "out_degree_centrality", "overall_reciprocity", "pagerank", "path_graph",
-    "preferential_attachment", "reciprocity", "resource_allocation_index", "shortest_path_length",
+    "maximal_independent_set", "mixing_expansion", "node_connected_component",
+    "node_expansion", "normalized_cut_size", "null_graph", "number_connected_components",
+    "number_of_isolates", "number_of_selfloops", "number_strongly_connected_components",
+    "number_weakly_connected_components", "onion_layers", "out_degree_centrality",
+    "overall_reciprocity", "pagerank", "path_graph", "preferential_attachment", "reciprocity",
+    "resource_allocation_index", "shortest_path_length",
     "single_source_bellman_ford_path_length", "single_source_dijkstra_path_length",
     "single_source_shortest_path_length", "single_target_shortest_path_length",
     "square_clustering", "star_graph", "strongly_connected_components", "transitivity",
-    "triangles", "trivial_graph", "weakly_connected_components", "wheel_graph",
+    "triangles", "trivial_graph", "volume", "weakly_connected_components", "wheel_graph",
 )
 
 BFS_ORDER = ("Yields NetworkX's order exactly (the neighbour order of G, or sort_neighbors'); "
@@ -32,6 +36,7 @@ LINK = ("One masked product over the pairs asked for; ebunch=None scores every n
 GENERATED = ("Made as a gblas2d matrix on the grid (each rank passes its share of the edges); "
              "create_using None, nx.Graph or nx.DiGraph. The NetworkX graph is built only when "
              "asked for.")
+CUT = "Products with the indicator vectors of S and T (the complement of S for T=None)."
 NOTES = {
     "all_pairs_shortest_path_length": "Batched searches (256 sources a product); computed at "
                                       "the call, not lazily.",
@@ -80,6 +85,15 @@ NOTES = {
                              "above 1 / spectral radius).",
     "maximal_independent_set": "Luby's algorithm with hashed keys; seed must be None (a "
                                "given seed asks for NetworkX's own random sequence).",
+    "average_degree_connectivity": "One product of the neighbour matrix with the target "
+                                   "degrees; the sums per degree in G's node order.",
+    "average_neighbor_degree": "One product of the neighbour matrix (A, A^T or both) with the "
+                               "target degrees, over the weighted source degrees.",
+    **{name: CUT for name in ("conductance", "edge_expansion", "normalized_cut_size")},
+    **{name: CUT + " A DiGraph with T=None raises NetworkX's TypeError, as NetworkX."
+       for name in ("cut_size", "mixing_expansion")},
+    "onion_layers": "Peeling as for core numbers, one masked product a layer; undirected, no "
+                    "self loops (as NetworkX).",
     "shortest_path_length": "Unweighted only (weight=None); all pairs by batched searches.",
     "pagerank": "No personalization, nstart or dangling; edge weights must be positive.",
     "single_source_dijkstra_path_length": "Delta-stepping; weight must name an attribute.",

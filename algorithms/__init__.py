@@ -28,6 +28,7 @@ from .link_prediction import link_prediction
 from .local_clustering_coefficient import local_clustering_coefficient
 from .max_weight_matching import max_weight_matching
 from .maximal_independent_set import maximal_independent_set
+from .onion_layers import onion_layers
 from .pagerank import pagerank
 from .pointer_jumping import pointer_jumping
 from .square_clustering import square_clustering
@@ -42,7 +43,8 @@ __all__ = [
     "connected_components", "core_number", "edge_betweenness_centrality",
     "eigenvector_centrality", "fused_bpt", "hits", "influence_maximization", "k_truss",
     "katz_centrality", "label_propagation", "link_prediction", "local_clustering_coefficient",
-    "max_weight_matching", "maximal_independent_set", "pagerank", "pointer_jumping",
+    "max_weight_matching", "maximal_independent_set", "onion_layers", "pagerank",
+    "pointer_jumping",
     "square_clustering", "sssp",
     "strongly_connected_components", "triangle_count", "triangles", "validate_bfs_tree",
 ]

@@ -3,11 +3,13 @@
 import inspect
 
 from . import (
+    assortativity,
     bipartite,
     centrality,
     cluster,
     components,
     cores,
+    cuts,
     generators,
     link_analysis,
     link_prediction,
@@ -78,6 +80,7 @@ class BackendInterface:
     is_connected = staticmethod(components.is_connected)
     is_strongly_connected = staticmethod(components.is_strongly_connected)
     is_weakly_connected = staticmethod(components.is_weakly_connected)
+    node_connected_component = staticmethod(components.node_connected_component)
     number_connected_components = staticmethod(components.number_connected_components)
     number_strongly_connected_components = \
         staticmethod(components.number_strongly_connected_components)
@@ -123,13 +126,29 @@ class BackendInterface:
     k_crust = staticmethod(cores.k_crust)
     k_shell = staticmethod(cores.k_shell)
     k_truss = staticmethod(cores.k_truss)
+    onion_layers = staticmethod(cores.onion_layers)
 
     # structure.py
     is_isolate = staticmethod(structure.is_isolate)
     isolates = staticmethod(structure.isolates)
     number_of_isolates = staticmethod(structure.number_of_isolates)
+    number_of_selfloops = staticmethod(structure.number_of_selfloops)
     overall_reciprocity = staticmethod(structure.overall_reciprocity)
     reciprocity = staticmethod(structure.reciprocity)
+
+    # cuts.py
+    boundary_expansion = staticmethod(cuts.boundary_expansion)
+    conductance = staticmethod(cuts.conductance)
+    cut_size = staticmethod(cuts.cut_size)
+    edge_expansion = staticmethod(cuts.edge_expansion)
+    mixing_expansion = staticmethod(cuts.mixing_expansion)
+    node_expansion = staticmethod(cuts.node_expansion)
+    normalized_cut_size = staticmethod(cuts.normalized_cut_size)
+    volume = staticmethod(cuts.volume)
+
+    # assortativity.py
+    average_degree_connectivity = staticmethod(assortativity.average_degree_connectivity)
+    average_neighbor_degree = staticmethod(assortativity.average_neighbor_degree)
 
     # bipartite.py
     color = staticmethod(bipartite.color)

@@ -7,7 +7,7 @@ import gblas2d as gb
 from gblas2d import algorithms as alg
 
 __all__ = ["components", "connected_components", "is_connected", "is_strongly_connected",
-           "is_weakly_connected", "number_connected_components",
+           "is_weakly_connected", "node_connected_component", "number_connected_components",
            "number_strongly_connected_components", "number_weakly_connected_components",
            "one_component", "strongly_connected_components", "weakly_connected_components"]
 
@@ -62,6 +62,10 @@ def is_weakly_connected(G):
     return len(components(G)) == 1
 
 
+def node_connected_component(G, n):
+    """Collective. nx.node_connected_component: the nodes ``algorithms.bfs_levels`` reaches
+    from n (KeyError for a node not in G, as NetworkX)."""
+    return G.to_set(alg.bfs_levels(G.matrix, G.index[n]))
 
 
 def strongly_connected_components(G):

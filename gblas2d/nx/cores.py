@@ -9,7 +9,7 @@ from gblas2d import algorithms as alg
 from .checks import k_reason, refuse
 from .graph import Gblas2dGraph, convert_to_nx
 
-__all__ = ["core_number", "k_core", "k_corona", "k_crust", "k_shell", "k_truss"]
+__all__ = ["core_number", "k_core", "k_corona", "k_crust", "k_shell", "k_truss", "onion_layers"]
 
 
 def k_truss(G, k):
@@ -31,6 +31,16 @@ def _no_self_loops(A):
             "Consider using G.remove_edges_from(nx.selfloop_edges(G)).")
 
 
+def onion_layers(G):
+    """Collective. nx.onion_layers of an undirected graph from ``algorithms.onion_layers``;
+    self loops raise NetworkXNotImplemented, as in NetworkX."""
+    if G.is_directed():
+        raise nx.NetworkXNotImplemented("not implemented for directed type")
+    if G.matrix.select(gb.select.diag).new().nvals:
+        raise nx.NetworkXNotImplemented(
+            "Input graph contains self loops which is not permitted; "
+            "Consider using G.remove_edges_from(nx.selfloop_edges(G)).")
+    return G.to_dict(alg.onion_layers(alg.Graph(G.matrix, "undirected")))
 
 
 def core_number(G):

@@ -1,11 +1,39 @@
-"""Structure read from degrees and one product: isolates, reciprocity."""
+"""Structure read from degrees and one product: isolates, reciprocity, self loops, and the
+degrees the other modules share."""
 
 import networkx as nx
 
 import gblas2d as gb
 
-__all__ = ["is_isolate", "isolated", "isolates", "number_of_isolates", "overall_reciprocity",
-           "reciprocity"]
+__all__ = ["degrees", "is_isolate", "isolated", "isolates", "number_of_isolates",
+           "number_of_selfloops", "overall_reciprocity", "reciprocity"]
+
+
+def degrees(G, direction="out", weighted=False):
+    """Collective. NetworkX's degree of every node as a Vector (0 for none): ``G.degree`` of
+    an undirected graph (a self loop twice), ``G.out_degree``, ``G.in_degree`` or ``G.degree``
+    (``direction`` "out", "in", "in+out") of a DiGraph; the sums of the matrix values
+    (``weighted``, the values converted from the call's weight) or the numbers of edges::
+
+        d = 0;  d += A plus 1 (out);  d += 1 plus A (in);  d += diag(A) (undirected)
+    """
+    A = G.matrix if weighted else G.matrix.apply(gb.unary.one).new(gb.dtypes.INT64)
+    d = gb.Vector.from_scalar(0, len(G), A.dtype)
+    if direction in ("out", "in+out"):
+        # d += A plus 1
+        d(accum=gb.binary.plus) << A.reduce_rowwise(gb.monoid.plus)
+    if direction in ("in", "in+out"):
+        # d += 1 plus A
+        d(accum=gb.binary.plus) << A.reduce_columnwise(gb.monoid.plus)
+    if not G.is_directed():
+        # d += diag(A): NetworkX counts a self loop twice in an undirected degree
+        d(accum=gb.binary.plus) << A.select(gb.select.diag).new().reduce_rowwise(gb.monoid.plus)
+    return d
+
+
+def number_of_selfloops(G):
+    """Collective. nx.number_of_selfloops: ``nvals(diag(A))``."""
+    return G.matrix.select(gb.select.diag).new().nvals
 
 
 def isolates(G):

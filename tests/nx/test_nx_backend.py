@@ -471,6 +471,58 @@ def test_closeness_and_harmonic(graph):
         close(nx.harmonic_centrality(G, backend=B, **kw), nx.harmonic_centrality(G, **kw), 1e-12)
 
 
+@pytest.mark.parametrize("graph", {**CLUSTERED, **DIRECTED})
+def test_cuts_assortativity_selfloops(graph):
+    G = {**CLUSTERED, **DIRECTED}[graph]()
+    if G.is_directed():
+        G.add_edge(list(G)[2], list(G)[2])
+    nodes = list(G)
+    S, T = nodes[::3], nodes[1::3]
+    weight = "cost" if graph == "weighted" else "weight"
+    # T overlapping S: an edge inside both counts once, as NetworkX's edge boundary
+    for kw in ({}, {"T": T}, {"T": T + S[:4]}, {"weight": weight}, {"T": T, "weight": weight}):
+        for f in (nx.cut_size, nx.normalized_cut_size, nx.conductance, nx.edge_expansion,
+                  nx.mixing_expansion):
+            if G.is_directed() and "T" not in kw and f in (nx.cut_size, nx.mixing_expansion):
+                continue    # NetworkX's TypeError: its second edge boundary iterates None
+            got, want = f(G, S, backend=B, **kw), f(G, S, **kw)
+            assert got == pytest.approx(want, rel=1e-12, abs=0) and type(got) is type(want)
+    for kw in ({}, {"weight": weight}):
+        assert nx.volume(G, S + S[:2] + ["missing"], backend=B, **kw) == nx.volume(G, S, **kw) + \
+            nx.volume(G, S[:2], **kw)
+    assert nx.node_expansion(G, S, backend=B) == nx.node_expansion(G, S)
+    assert nx.boundary_expansion(G, S, backend=B) == nx.boundary_expansion(G, S)
+    with pytest.raises(nx.NetworkXError, match="The node missing is not in the graph"):
+        nx.node_expansion(G, ["missing"], backend=B)
+    assert nx.number_of_selfloops(G, backend=B) == nx.number_of_selfloops(G)
+    directions = ["in", "out", "in+out"] if G.is_directed() else [None]
+    for source in directions:
+        for target in directions:
+            kw = {"source": source, "target": target} if G.is_directed() else {}
+            for more in ({}, {"weight": weight}, {"nodes": S}):
+                assert nx.average_neighbor_degree(G, backend=B, **kw, **more) == \
+                    pytest.approx(nx.average_neighbor_degree(G, **kw, **more), rel=1e-12)
+                assert nx.average_degree_connectivity(G, backend=B, **kw, **more) == \
+                    pytest.approx(nx.average_degree_connectivity(G, **kw, **more), rel=1e-12)
+    with pytest.raises(nx.NetworkXError, match="source"):
+        nx.average_neighbor_degree(G, source="bogus", backend=B)
+    with pytest.raises(nx.NetworkXError, match="source"):
+        nx.average_degree_connectivity(G, source="bogus", backend=B)
+
+
+@pytest.mark.parametrize("graph", UNDIRECTED)
+def test_node_connected_component_and_onion_layers(graph):
+    G = UNDIRECTED[graph]()
+    G.add_node("lonely")
+    for v in (next(iter(G)), list(G)[-2], "lonely"):
+        assert nx.node_connected_component(G, v, backend=B) == nx.node_connected_component(G, v)
+    with pytest.raises(KeyError):
+        nx.node_connected_component(G, "missing", backend=B)
+    assert nx.onion_layers(G, backend=B) == nx.onion_layers(G)
+    with pytest.raises(nx.NetworkXNotImplemented, match="contains self loops"):
+        nx.onion_layers(looped(), backend=B)
+
+
 def test_functions_listed_for_networkx_are_those_dispatched():
     import _nx_gblas2d
     import gblas2d.nx
@@ -478,7 +530,7 @@ def test_functions_listed_for_networkx_are_those_dispatched():
     dispatched = {name for name, f in vars(gblas2d.nx.BackendInterface).items()
                   if isinstance(f, staticmethod)} - {"convert_from_nx", "convert_to_nx",
                                                      "can_run", "should_run"}
-    assert set(_nx_gblas2d.FUNCTIONS) == dispatched and len(_nx_gblas2d.FUNCTIONS) == 73
+    assert set(_nx_gblas2d.FUNCTIONS) == dispatched and len(_nx_gblas2d.FUNCTIONS) == 86
     assert set(_nx_gblas2d.NOTES) <= dispatched
 
 
@@ -565,6 +617,8 @@ NETWORKX_TESTS = [
     "tests.test_cluster::TestSquareClustering",
     "centrality.tests.test_betweenness_centrality::TestEdgeBetweennessCentrality",
     "generators.tests.test_classic", "generators.tests.test_lattice::TestGrid2DGraph",
+    "tests.test_cuts", "assortativity.tests.test_neighbor_degree",
+    "assortativity.tests.test_connectivity",
 ]
 NETWORKX_TESTED = {
     "average_clustering", "bfs_edges", "bfs_layers", "bfs_tree", "clustering",
@@ -579,6 +633,9 @@ NETWORKX_TESTED = {
     "descendants_at_distance", "color", "is_bipartite", "square_clustering",
     "edge_betweenness_centrality", "complete_graph", "cycle_graph", "empty_graph",
     "grid_2d_graph", "ladder_graph", "path_graph", "star_graph", "wheel_graph",
+    "boundary_expansion", "conductance", "cut_size", "edge_expansion", "mixing_expansion",
+    "node_expansion", "normalized_cut_size", "volume", "average_neighbor_degree",
+    "average_degree_connectivity",
 }
 
 
