@@ -142,6 +142,14 @@ class Grid:
         off, r = self.offsets(n), self.nrows
         return int(off[j * r]), int(off[(j + 1) * r])
 
+    def row_block_starts(self, n):
+        """Where each of the R row blocks of a length-n row space starts, plus n at the end."""
+        return self.offsets(n)[::self.ncols]
+
+    def col_block_starts(self, n):
+        """Where each of the C column blocks of a length-n column space starts, plus n."""
+        return self.offsets(n)[::self.nrows]
+
     def entry_owner(self, nrows, ncols, rows, cols):
         """Rank that stores matrix entry (row, col); vectorized."""
         if self.nprocs == 1:

@@ -413,8 +413,7 @@ def _fold_mxm(grid, A, B, semiring, rows, cols, vals):
     with the monoid there: this rank's block of C as sorted (keys, values). Each product
     travels as one key in its owner's block and its value, ordered by owner once."""
     n_out_cols = B.ncols
-    starts = np.array([grid.col_block(n_out_cols, m)[0] for m in range(grid.ncols)] +
-                      [n_out_cols], dtype=np.int64)
+    starts = grid.col_block_starts(n_out_cols)
     members = np.searchsorted(starts, cols, side="right") - 1
     keys = rows * (starts[members + 1] - starts[members]) + (cols - starts[members])
     order = np.argsort(members, kind="stable")

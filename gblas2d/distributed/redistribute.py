@@ -38,13 +38,11 @@ def to_blocks(grid, nrows, ncols, rows, cols, *vals):
     them; return this rank's (keys, values...), unsorted, each key ``row * block ncols + col``
     in its block. One key travels per entry, made at the sender from the owner's block
     bounds."""
-    row_lo = np.array([grid.row_block(nrows, i)[0] for i in range(grid.nrows)], dtype=np.int64)
-    col_bounds = np.array([grid.col_block(ncols, j) for j in range(grid.ncols)],
-                          dtype=np.int64)
+    row_starts, col_starts = grid.row_block_starts(nrows), grid.col_block_starts(ncols)
     grid_row = grid.row_block_of(nrows, rows)
     grid_col = grid.col_block_of(ncols, cols)
-    col_lo = col_bounds[grid_col, 0]
-    keys = (rows - row_lo[grid_row]) * (col_bounds[grid_col, 1] - col_lo) + (cols - col_lo)
+    col_lo = col_starts[grid_col]
+    keys = (rows - row_starts[grid_row]) * (col_starts[grid_col + 1] - col_lo) + (cols - col_lo)
     got = to_owners(grid, grid_row * grid.ncols + grid_col, keys, *vals)
     return got if vals else (got,)
 

@@ -113,6 +113,9 @@ def test_row_and_column_blocks_partition_the_space(shape, n):
     for blocks in (rows, cols):
         assert blocks[0][0] == 0 and blocks[-1][1] == n
         assert all(a[1] == b[0] for a, b in zip(blocks[:-1], blocks[1:], strict=True))
+    # The starts of every block at once, as the exchanges read them.
+    assert g.row_block_starts(n).tolist() == [lo for lo, _ in rows] + [n]
+    assert g.col_block_starts(n).tolist() == [lo for lo, _ in cols] + [n]
 
 
 @pytest.mark.parametrize("shape", SHAPES)
