@@ -113,19 +113,21 @@ def merge_disjoint(a_keys, a_vals, b_keys, b_vals):
     return keys, vals
 
 
-def write_sorted(c_keys, c_vals, t_keys, t_vals, allows, accum, replace, dtype):
+def write_sorted(c_keys, c_vals, t_keys, t_vals, allows, accum, replace, dtype, *,
+                 t_masked=False):
     """GraphBLAS's write ``C<M, replace> = accum(C, T)`` (``= T`` without ``accum``) on sorted
     unique keys: the new (keys, values) of C, of ``dtype``. ``allows(keys)`` says which keys
-    the mask lets through (None: no mask). Blocks write through this; pieces too, beside the
-    shortcuts a bitmap allows.
+    the mask lets through (None: no mask); ``t_masked``, that T holds only such keys already.
+    Blocks write through this; pieces too, beside the shortcuts a bitmap allows.
 
     Z = accum(C, T) over the union of C's and T's entries inside the mask (T alone without
     ``accum``); C becomes Z there and keeps its entries outside the mask unless ``replace``.
     """
     outside = None
     if allows is not None:
-        keep = allows(t_keys)
-        t_keys, t_vals = t_keys[keep], t_vals[keep]
+        if not t_masked:
+            keep = allows(t_keys)
+            t_keys, t_vals = t_keys[keep], t_vals[keep]
         inside = allows(c_keys)
         if not replace:
             outside = c_keys[~inside], c_vals[~inside].astype(dtype, copy=False)

@@ -287,8 +287,10 @@ def write(c, t, mask, accum, replace, *, t_masked=False):
         if mask is not None and replace:
             c = c.select(mask.allows(c.entries()[0]))
         return _accumulate(c, t, accum, dtype, in_place=False)
+    # T was masked above (or by the product): the rule does not look it up again.
     keys, vals = write_sorted(*c.entries(), *t.entries(),
-                              None if mask is None else mask.allows, accum, replace, dtype)
+                              None if mask is None else mask.allows, accum, replace, dtype,
+                              t_masked=True)
     return Write(len(keys), piece=Piece.from_entries(c.size, keys, vals, dtype,
                                                      was_bitmap=c.is_bitmap))
 

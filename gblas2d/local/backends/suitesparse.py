@@ -126,7 +126,9 @@ def adopt(block):
     if not (block.sole and block.nvals and _native(block.values.dtype)) or \
             "suitesparse" in block.derived:
         return
-    iso = _iso(block)
+    # Every new block comes through here: no pass over its values to look for one value (a
+    # block's values go over as they are, sharing, so one value would save nothing).
+    iso = block.is_iso
     arrays = {"ptr": _owner(block.ptr), "cols": _owner(block.cols)}
     if not iso:
         arrays["values"] = _owner(block.values)
