@@ -82,14 +82,8 @@ def betweenness_centrality(A, sources=None, *, batch_size=64, directed=True):
     >>> betweenness_centrality(A, directed=False).to_dense()
     array([0., 1., 0.])
     """
-    G = as_graph(A, "betweenness_centrality")
-    A, ns = G.A, engine(G.A)
-    n = A.nrows
-    if sources is None:
-        sources = np.arange(n, dtype=np.int64)
-    else:
-        sources, _ = check_sources(A, sources)
-    batch_size = check_count(batch_size, "batch_size", 1, "a positive integer")
+    G, ns, sources, batch_size = _checked(A, sources, batch_size, "betweenness_centrality")
+    A, n = G.A, G.A.nrows
     # c = 0
     c = ns.Vector.from_scalar(0.0, n, ns.dtypes.FP64)
     # A^T, formed once (kept on the Graph): the forward product reads A by columns
@@ -124,14 +118,9 @@ def edge_betweenness_centrality(A, sources=None, *, batch_size=64, directed=True
     >>> edge_betweenness_centrality(A, directed=False).to_coo()[2]
     array([2., 2., 2., 2.])
     """
-    G = as_graph(A, "edge_betweenness_centrality")
-    A, ns = G.A, engine(G.A)
-    n = A.nrows
-    if sources is None:
-        sources = np.arange(n, dtype=np.int64)
-    else:
-        sources, _ = check_sources(A, sources)
-    batch_size = check_count(batch_size, "batch_size", 1, "a positive integer")
+    G, ns, sources, batch_size = _checked(A, sources, batch_size,
+                                          "edge_betweenness_centrality")
+    A, n = G.A, G.A.nrows
     # C = 0 (n x n); c = 0, the vertices' betweenness the same walk gives
     C = ns.Matrix(ns.dtypes.FP64, n, n)
     c = ns.Vector.from_scalar(0.0, n, ns.dtypes.FP64)
@@ -142,6 +131,18 @@ def edge_betweenness_centrality(A, sources=None, *, batch_size=64, directed=True
         C = C.ewise_add(C.T.new(), ns.binary.plus).new()
         C << C.apply(ns.binary.truediv, right=2.0)
     return C
+
+
+def _checked(A, sources, batch_size, name):
+    """The graph, its engine namespace, the sources (every vertex when None) and the batch
+    size, checked."""
+    G = as_graph(A, name)
+    if sources is None:
+        sources = np.arange(G.A.nrows, dtype=np.int64)
+    else:
+        sources, _ = check_sources(G.A, sources)
+    return G, engine(G.A), sources, check_count(batch_size, "batch_size", 1,
+                                                "a positive integer")
 
 
 def _add_batch(ns, A, AT, batch, c, C=None):

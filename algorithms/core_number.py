@@ -60,17 +60,10 @@ def core_number(A):
     array([2, 2, 2, 1, 0])
     """
     G = as_graph(A, "core_number")
-    A, ns = G.A, engine(G.A)
+    ns = engine(G.A)
     int64 = ns.dtypes.INT64
-    n = A.nrows
-    # P = pattern(A) without self loops, 1 at every entry
-    P = A.select(ns.select.offdiag).new().apply(ns.unary.one).new(int64)
-    # S = P (undirected) or P + P^T (in- and out-edges)
-    S = P if G.kind == "undirected" else P.ewise_add(P.T.new(), ns.binary.plus).new()
-    # d = S plus 1, 0 for a vertex of no edge
-    d = ns.Vector.from_scalar(0, n, int64)
-    d(accum=ns.binary.plus) << S.reduce_rowwise(ns.monoid.plus)
-    core = ns.Vector(int64, n)
+    S, d = peeling_start(G, ns)
+    core = ns.Vector(int64, G.A.nrows)
     k = 0
     while d.nvals:
         # k = max(k, min(d))
@@ -85,3 +78,18 @@ def core_number(A):
             d(accum=ns.binary.minus) << S.mxv(p, ns.semiring.plus_first[int64]).new(mask=d.S)
             p = d.select(ns.select.valuele, k).new()
     return core
+
+
+def peeling_start(G, ns):
+    """What a peeling by degree starts from (``core_number``, ``onion_layers``): S, the
+    pattern of G without self loops as INT64 ones (with its transpose added for a directed
+    G: in- and out-edges), and d, every vertex's degree in S (0 for one of no edge)."""
+    int64 = ns.dtypes.INT64
+    # P = pattern(A) without self loops, 1 at every entry
+    P = G.A.select(ns.select.offdiag).new().apply(ns.unary.one).new(int64)
+    # S = P (undirected) or P + P^T (in- and out-edges)
+    S = P if G.kind == "undirected" else P.ewise_add(P.T.new(), ns.binary.plus).new()
+    # d = S plus 1, 0 for a vertex of no edge
+    d = ns.Vector.from_scalar(0, G.A.nrows, int64)
+    d(accum=ns.binary.plus) << S.reduce_rowwise(ns.monoid.plus)
+    return S, d

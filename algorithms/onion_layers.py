@@ -29,6 +29,7 @@ layers is at most n.
 """
 
 from ._engine import engine
+from .core_number import peeling_start
 from .graph import as_graph
 
 __all__ = ["onion_layers"]
@@ -60,17 +61,10 @@ def onion_layers(A):
     array([3, 3, 3, 2, 1])
     """
     G = as_graph(A, "onion_layers")
-    A, ns = G.A, engine(G.A)
+    ns = engine(G.A)
     int64 = ns.dtypes.INT64
-    n = A.nrows
-    # P = pattern(A) without self loops, 1 at every entry
-    P = A.select(ns.select.offdiag).new().apply(ns.unary.one).new(int64)
-    # S = P (undirected) or P + P^T (in- and out-edges)
-    S = P if G.kind == "undirected" else P.ewise_add(P.T.new(), ns.binary.plus).new()
-    # d = S plus 1, 0 for a vertex of no edge
-    d = ns.Vector.from_scalar(0, n, int64)
-    d(accum=ns.binary.plus) << S.reduce_rowwise(ns.monoid.plus)
-    layers = ns.Vector(int64, n)
+    S, d = peeling_start(G, ns)
+    layers = ns.Vector(int64, G.A.nrows)
     # layer<d == 0> = 1, d<d != 0>
     isolated = d.select(ns.select.valueeq, 0).new()
     layers(isolated.S) << 1
