@@ -578,7 +578,7 @@ def main(argv=None):
             except Exception as exc:  # re-raised after the barrier, so no rank is left waiting
                 failure = exc
         idle_wait(comm)
-        comm.agree(failure)
+        comm.settle(failure)
         if comm.rank == 0:
             graphs[name] = graph_report(graph, build, load, gfig, peer_figures, mine)
         del graph, mine

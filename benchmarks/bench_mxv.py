@@ -251,7 +251,7 @@ def main(argv=None):
             except Exception as exc:  # re-raised after the barrier, so no rank is left waiting
                 failure = exc
         idle_wait(comm)
-        comm.agree(failure)
+        comm.settle(failure)
         if comm.rank == 0:
             grb = report["graphblas"]
             for name, op in ops.items():

@@ -352,4 +352,9 @@ def _command(args, grid):
         if grid.rank == 0:
             print(f"gblas2d: error: {exc}", file=sys.stderr, flush=True)
         return 2
+    except MemoryError as exc:
+        # agreed too: a size the input declares that this machine cannot hold
+        if grid.rank == 0:
+            print(f"gblas2d: error: out of memory: {exc}", file=sys.stderr, flush=True)
+        return 2
     return CLOSED_PIPE_EXIT if stdout.closed or stderr.closed else status

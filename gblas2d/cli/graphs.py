@@ -32,15 +32,19 @@ def _ints(spec, parts, names):
 
 
 def load_graph(spec, *, seed=0, weighted=False, undirected=False):
-    """Collective. ``(A, ids)``: the Matrix named by ``spec``, and for a Graphalytics graph
-    the Vector of its vertex ids (vertex i is ``ids[i]`` in the files; None for any other
-    graph). Generated graphs get uniform [0, 1) weights when ``weighted`` (for shortest
-    paths), else every entry is 1. ``undirected`` reads an edge list's lines as undirected
-    edges, and a Graphalytics graph's when its .properties does not say; any other graph
-    refuses it."""
+    """Collective. ``(A, ids)``: the Matrix named by ``spec``, and for a Graphalytics graph,
+    or an edge list whose ids are labels (``read_edgelist``'s ``relabel="auto"``), the Vector
+    of its vertex ids (vertex i is ``ids[i]`` in the files; None for any other graph).
+    Generated graphs get uniform [0, 1) weights when ``weighted`` (for shortest paths), else
+    every entry is 1. ``undirected`` reads an edge list's lines as undirected edges, and a
+    Graphalytics graph's when its .properties does not say; any other graph refuses it."""
     try:
         if spec.lower().endswith(graphalytics.SUFFIXES):
             return _graphalytics(spec, undirected)
+        if _is_edge_list(spec):
+            # ids far beyond the number of vertices are labels: numbered 0..n-1, kept for output
+            return io.read_edgelist(_existing(spec), base="auto", symmetric=undirected,
+                                    relabel="auto")
         return _load(spec, seed, weighted, undirected), None
     except ValueError as exc:
         if isinstance(exc, SpecError):
@@ -76,12 +80,17 @@ def _load(spec, seed, weighted, undirected):
         r, c = _ints(spec, parts, ["ROWS", "COLS"])
         return generators.grid_graph(r, c, seed=seed, weights=weights)
     path = _existing(spec)
-    name = path.name.lower()
-    if name.endswith((".mtx", ".mtx.gz", ".mm")):
-        return io.mmread(path)
-    if name.endswith(".npz"):
+    if path.name.lower().endswith(".npz"):
         return io.load(path)
-    return io.read_edgelist(path, base="auto", symmetric=undirected)
+    return io.mmread(path)
+
+
+def _is_edge_list(spec):
+    """Whether ``spec`` names a file read as an edge list: not a generator, a Matrix Market
+    file or a saved matrix (``_load``), nor a Graphalytics graph."""
+    kind, _, rest = spec.partition(":")
+    return not (kind in ("kron", "er", "grid") and rest) and not spec.lower().endswith(
+        (".mtx", ".mtx.gz", ".mm", ".npz") + graphalytics.SUFFIXES)
 
 
 def _existing(spec):

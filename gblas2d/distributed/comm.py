@@ -1,16 +1,32 @@
 """The communication layer: every MPI collective of the engine goes through here, and is measured.
 
-Each call records its operation, its group (``world``, ``row`` or ``col`` of the grid), the bytes
-this rank sent and received, the messages, and the seconds it took. ``gblas2d.stats()`` returns
-the live record; ``recording()`` gives a fresh one for a block of code. Numbers are per rank:
-reading them never communicates.
+Each call records its operation, its group (``world``, ``row`` or ``col`` of the grid, or
+``transpose``, the permutation that lays pieces along grid columns), the bytes this rank sent
+and received, the messages, and the seconds it took. ``gblas2d.stats()`` returns the live
+record; ``recording()`` gives a fresh one for a block of code. Numbers are per rank: reading
+them never communicates.
 
-Every MPI call is preceded by a guard: an 8-byte allreduce over the grid's world in which a
-rank that failed since the last one says so. A public call (``grid.collective``) ends with one
-more. A failure on one rank, anywhere in the engine, thus reaches every rank at the next guard
-and is raised there with the same class and message (``agree``): no rank is left waiting in a
-collective the failed rank will never enter. The guards are recorded as the operation
-``agree``.
+Failures are agreed without messages of their own (DESIGN.md, "SPMD rules"):
+
+* Every collective of a group (row, column, transpose) opens with a header that every member
+  sends: an Allgather of a few int64 lanes, a failure flag and the call's counts. A member
+  that sees a flag raises ``PeerFailed``; all members see the same headers, so they all stop
+  at the same call.
+* A world collective opens with, or is, one Allreduce of four int64 lanes (a flag and three
+  sums): the push/pull choice, the nvals of a result and the end of a public call are such
+  steps, and where two meet they are one.
+* A rank that fails (or hears of a failure) inside a public call ``drains``: it posts one
+  flagged header on each of its groups, without waiting, and makes the world step with its
+  flag. Its peers meet those headers at their next call in the group and drain too, so every
+  rank reaches the world step, learns there that a rank failed, and raises the same exception
+  (the failure of the lowest rank that failed first-hand, by class and message). Before
+  raising, every rank makes as many headers in each of its groups as the group's busiest
+  member made, so the groups are in step for the next call.
+* A public call that ends with a final step (the agreed nvals of a write) needs no step of
+  its own at the end.
+
+``GBLAS2D_DEBUG=1`` (``set_debug``) adds the checked mode: a world step before every call,
+which finds a rank that failed at once, and the check of replicated arguments.
 
 Buffers travel as raw bytes (numpy ``uint8`` views), so one code path serves every dtype.
 Counts are the logical volume of a direct exchange: an allgatherv receives every other member's
@@ -28,17 +44,19 @@ import numpy as np
 
 from ..exceptions import InvalidValue
 
-__all__ = ["Comm", "CommStats", "recording", "set_debug", "stats"]
+__all__ = ["Comm", "CommStats", "PeerFailed", "recording", "set_debug", "stats"]
 
-# GBLAS2D_DEBUG=1 (or set_debug) checks the replicated arguments of every collective call.
+# GBLAS2D_DEBUG=1 (or set_debug): the checked mode, a world step before every call, and the
+# check of the replicated arguments of every collective call.
 _debug = [os.environ.get("GBLAS2D_DEBUG", "") not in ("", "0")]
 
 
 def set_debug(on=True):
-    """Check, in every collective call, that all ranks passed the same replicated arguments
-    (shapes, types, operators, options, replicated input arrays): ranks that differ would
-    otherwise hang or build objects whose shape differs per rank. The check is one small
-    allreduce of a hash per call. ``GBLAS2D_DEBUG=1`` turns it on from the start. Local:
+    """The checked mode: a world step before every MPI call, so a failure is heard of at once,
+    and a check, in every collective call, that all ranks passed the same replicated
+    arguments (shapes, types, operators, options, replicated input arrays): ranks that differ
+    would otherwise hang or build objects whose shape differs per rank. The check is one
+    small allreduce of a hash per call. ``GBLAS2D_DEBUG=1`` turns it on from the start. Local:
     every rank calls it alike.
 
     Examples
@@ -136,12 +154,47 @@ def recording():
                 row[k] += v[k]
 
 
+# The lanes of a world step: the failure flag and three int64 sums.
+_STEP_LANES = 4
+
+
+class PeerFailed(Exception):
+    """A rank of a group this rank shares failed in the public call under way; the call's end
+    raises that rank's exception here too."""
+
+
 def _as_bytes(array):
     return np.ascontiguousarray(array).reshape(-1).view(np.uint8)
 
 
+def _receive_buffer(nbytes):
+    """(buffer, failure): ``nbytes`` bytes to receive into. A rank that cannot allocate them
+    must still take what its peers send in the call under way: it receives into a scratch
+    file, and raises the MemoryError once the call is over."""
+    try:
+        return np.empty(nbytes, dtype=np.uint8), None
+    except MemoryError as exc:
+        import tempfile
+
+        with tempfile.TemporaryFile() as scratch:
+            return np.memmap(scratch, dtype=np.uint8, mode="w+", shape=max(nbytes, 1)), exc
+
+
+class _Agreement:
+    """What the comms of one grid share: the calls made (``seq``), where the last final step
+    was, and the group comms, which a failing rank drains."""
+
+    def __init__(self):
+        self.seq = 0
+        self.final_at = -1
+        self.groups = []
+        self.posted = []
+        self.kept = []
+
+
 class Comm:
-    """One communicator of the grid (``world``, ``row`` or ``col``) with measured collectives.
+    """One communicator of the grid (``world``, ``row``, ``col`` or ``transpose``) with
+    measured collectives.
 
     Parameters
     ----------
@@ -151,27 +204,167 @@ class Comm:
         The name the statistics use.
     world : Comm, optional
         The grid's whole communicator, on which failures are agreed; default: this one.
+    members : sequence of int, optional
+        The world ranks of this group's members, in group order.
     """
 
-    def __init__(self, mpi_comm, group, world=None):
+    def __init__(self, mpi_comm, group, world=None, members=None):
         self.mpi = mpi_comm
         self.group = group
         self.rank = 0 if mpi_comm is None else mpi_comm.Get_rank()
         self.size = 1 if mpi_comm is None else mpi_comm.Get_size()
         self.world = world or self
+        self.state = _Agreement() if world is None else world.state
+        self.members = list(members) if members is not None else list(range(self.size))
+        self.calls = 0  # the headers this member has made (a group's members keep in step)
+        self._lanes = 1 + max(self.size, 4)
+        if world is not None:
+            self.state.groups.append(self)
 
     def _record(self, op, sent, received, messages, start):
+        self.state.seq += 1
         stats().add(op, self.group, int(sent), int(received), int(messages),
                     time.perf_counter() - start)
 
+    # ---- agreement: headers, world steps, the drain ----
+    def _header(self, lanes=()):
+        """Collective over the group: every member's int64 ``lanes`` (a row each), after the
+        failure flags; raises PeerFailed if a member flagged."""
+        request, table = self._post_header(lanes)
+        request.Wait()
+        if table[:, 0].any():
+            raise PeerFailed(f"a rank of this {self.group} group failed")
+        return table[:, 1:]
+
+    def _post_header(self, lanes=(), failed=False):
+        """Start this member's next header: (request, table). Headers are always nonblocking
+        calls, since a drain posts one without waiting and MPI matches nonblocking collectives
+        only with nonblocking ones."""
+        record = np.zeros(self._lanes, dtype=np.int64)
+        record[0] = failed
+        record[1:1 + len(lanes)] = lanes
+        table = np.empty((self.size, self._lanes), dtype=np.int64)
+        request = self.mpi.Iallgather(record, table)
+        self.calls += 1
+        return request, table
+
+    def step(self, lanes=(), *, final=False, op="allreduce"):
+        """Collective over the world: the sums of up to three int64 ``lanes`` and the failure
+        flags of every rank in one Allreduce. If a rank failed, every rank raises its
+        exception here. ``final``: the call's result is agreed and nothing in it follows that
+        can fail, so the public call's end needs no step of its own."""
+        world = self.world
+        if world.size == 1:
+            return np.asarray(lanes, dtype=np.int64).copy()
+        out = world._step(lanes, None, op)
+        if final:
+            world.state.final_at = world.state.seq
+        return out
+
+    def _step(self, lanes, failure, op):
+        from mpi4py import MPI
+
+        start = time.perf_counter()
+        values = np.zeros(_STEP_LANES, dtype=np.int64)
+        values[0] = failure is not None
+        values[1:1 + len(lanes)] = lanes
+        self.mpi.Allreduce(MPI.IN_PLACE, values, op=MPI.SUM)
+        nbytes = values.nbytes * (self.size - 1)
+        self._record(op, nbytes, nbytes, 2 * (self.size - 1), start)
+        if values[0]:
+            self._fail_together(failure)
+        self.state.kept.clear()  # every rank got here: what they kept, all of them have
+        return values[1:1 + len(lanes)].copy()
+
+    def keep(self, mapping, key, value):
+        """``mapping[key] = value`` for a value this call computed with collectives (a cache):
+        kept once a world step shows that every rank computed it, dropped if the call fails,
+        so that the ranks never differ in what they have cached."""
+        mapping[key] = value
+        if self.world.size > 1:
+            self.state.kept.append((mapping, key))
+
+    def _checked(self):
+        """The checked mode (GBLAS2D_DEBUG): a world step before every call, on every rank
+        (also where the call's group is this rank alone)."""
+        if _debug[0] and self.world.size > 1:
+            self.world._step((), None, "agree")
+
+    def ended_agreed(self, since):
+        """Whether the last call made after ``since`` (a ``seq``) was a final step."""
+        state = self.world.state
+        return state.final_at == state.seq > since
+
+    def settle(self, failure, *, final=False):
+        """Collective over the world: the end of a public call or of an agreed section.
+        Raise the same exception on every rank if any rank had ``failure`` (an exception or
+        None), here or in a call its peers are still in.
+
+        The exception of the lowest rank that failed first-hand is raised everywhere with its
+        class and message. An exception that was itself agreed is raised again at once: every
+        rank has it. ``final``: this is the end of a public call (``grid.collective``), so
+        what a rank raises here is what the others must end with, even if they caught it and
+        made another exception of it on the way out.
+        """
+        world = self.world
+        if world.size == 1:
+            if failure is not None:
+                raise failure
+            return
+        if failure is None:
+            world._step((), None, "agree")
+            return
+        ended = _final_cause(failure)
+        if ended is not None:
+            raise ended
+        if getattr(failure, "gblas2d_agreed", False):
+            raise failure
+        world._drain(failure, final)
+
+    def _drain(self, failure, final):
+        """This rank failed: a flagged header on each group, posted without waiting (its
+        peers there may be busy elsewhere until they reach their next call), then the world
+        step, where every rank learns of it."""
+        for group in self.state.groups:
+            if group.size > 1:
+                self.state.posted.append(group._post_header(failed=True))
+        failure.gblas2d_final = final
+        self._step((), failure, "agree")  # raises: this rank's flag is in it
+
+    def _fail_together(self, failure):
+        """Collective over the world, once a step showed a flag: every rank's failure (or
+        None) and headers made; each group brought in step; the agreed exception raised."""
+        from mpi4py import MPI
+
+        final = getattr(failure, "gblas2d_final", False)
+        seen = self.mpi.allgather((_describe(failure, final),
+                                   [g.calls for g in self.state.groups]))
+        for k, group in enumerate(self.state.groups):
+            if group.size == 1:
+                continue
+            busiest = max(seen[r][1][k] for r in group.members)
+            while group.calls < busiest:
+                self.state.posted.append(group._post_header(failed=True))
+        MPI.Request.Waitall([p[0] for p in self.state.posted])
+        self.state.posted.clear()
+        for mapping, key in self.state.kept:
+            mapping.pop(key, None)
+        self.state.kept.clear()
+        raise_agreed([d for d, _ in seen], failure)
+
+    # ---- the collectives ----
     def allreduce(self, values, op="sum"):
         """Element-wise sum / max / min of a small int64 or float64 array over the group."""
+        self._checked()
         values = np.ascontiguousarray(values)
         if self.size == 1:
             return values.copy()
+        if self is self.world and op == "sum" and values.dtype == np.int64 and \
+                values.size < _STEP_LANES:
+            return self.step(values.reshape(-1)).reshape(values.shape)
         from mpi4py import MPI
 
-        self.guard()
+        self._open()
         start = time.perf_counter()
         out = np.empty_like(values)
         mpi_op = {"sum": MPI.SUM, "max": MPI.MAX, "min": MPI.MIN}[op]
@@ -180,20 +373,32 @@ class Comm:
         self._record("allreduce", nbytes, nbytes, 2 * (self.size - 1), start)
         return out
 
+    def _open(self, lanes=()):
+        """The opening of a call: the group's header (its members' ``lanes``), or on the
+        world a step and, when lanes are asked for, an Allgather of them."""
+        if self is not self.world:
+            return self._header(lanes)
+        self._step((), None, "agree")
+        if not len(lanes):
+            return None
+        table = np.empty((self.size, len(lanes)), dtype=np.int64)
+        self.mpi.Allgather(np.asarray(lanes, dtype=np.int64), table)
+        return table
+
     def allgatherv(self, array):
         """Every member's 1-D array, in group-rank order (a list of arrays of ``array.dtype``)."""
+        self._checked()
         if self.size == 1:
             return [array]
-        self.guard()
         start = time.perf_counter()
         mine = _as_bytes(array)
-        counts = np.empty(self.size, dtype=np.int64)
-        self.mpi.Allgather(np.array([mine.size], dtype=np.int64), counts)
+        counts = self._open([mine.size])[:, 0].copy()
         displs = np.zeros(self.size, dtype=np.int64)
         np.cumsum(counts[:-1], out=displs[1:])
-        out = np.empty(int(counts.sum()), dtype=np.uint8)
-        self.guard()
+        out, failure = _receive_buffer(int(counts.sum()))
         self.mpi.Allgatherv(mine, [out, counts, displs, _mpi_byte()])
+        if failure is not None:
+            raise failure
         received = counts.sum() - mine.size
         self._record("allgatherv", mine.size * (self.size - 1), received,
                      2 * (self.size - 1), start)
@@ -202,6 +407,7 @@ class Comm:
     def alltoallv(self, arrays):
         """Send ``arrays[k]`` to member k; return the list received from each member."""
         if self.size == 1:
+            self._checked()
             return list(arrays)
         flat = [np.ascontiguousarray(a).reshape(-1) for a in arrays]
         counts = np.array([len(a) for a in flat], dtype=np.int64)
@@ -215,82 +421,99 @@ class Comm:
         """Send the consecutive runs of the 1-D array ``send``, ``counts[k]`` elements to member
         k; return what arrived, in member order, and how many elements came from each member.
         The runs go out of and come into single buffers, with no copy per member."""
+        self._checked()
         if self.size == 1:
             return send, np.asarray(counts, dtype=np.int64)
-        self.guard()
         start = time.perf_counter()
         send = np.ascontiguousarray(send)
         itemsize = send.dtype.itemsize
         send_counts = np.asarray(counts, dtype=np.int64) * itemsize
-        recv_counts = np.empty(self.size, dtype=np.int64)
-        self.mpi.Alltoall(send_counts, recv_counts)
+        if self is self.world:
+            self._open()
+            recv_counts = np.empty(self.size, dtype=np.int64)
+            self.mpi.Alltoall(send_counts, recv_counts)
+        else:
+            recv_counts = self._header(send_counts)[:, self.rank].copy()
         send_displs = np.zeros(self.size, dtype=np.int64)
         np.cumsum(send_counts[:-1], out=send_displs[1:])
         recv_displs = np.zeros(self.size, dtype=np.int64)
         np.cumsum(recv_counts[:-1], out=recv_displs[1:])
-        out = np.empty(int(recv_counts.sum()) // itemsize, dtype=send.dtype)
-        self.guard()
+        buffer, failure = _receive_buffer(int(recv_counts.sum()))
         self.mpi.Alltoallv([send.view(np.uint8), send_counts, send_displs, _mpi_byte()],
-                           [out.view(np.uint8), recv_counts, recv_displs, _mpi_byte()])
+                           [buffer, recv_counts, recv_displs, _mpi_byte()])
+        if failure is not None:
+            raise failure
         me = self.rank
         sent = send_counts.sum() - send_counts[me]
         received = recv_counts.sum() - recv_counts[me]
         messages = np.count_nonzero(send_counts) - (send_counts[me] > 0)
         self._record("alltoallv", sent, received, messages, start)
-        return out, recv_counts // itemsize
+        return buffer[:int(recv_counts.sum())].view(send.dtype), recv_counts // itemsize
 
     def sendrecv(self, array, dest, source):
-        """Send ``array`` to ``dest`` and receive one array from ``source`` (a permutation).
-        Every member calls it, those that keep their own array too: all pass the same guards,
-        so that they stay in step."""
-        start = time.perf_counter()
-        self.guard()
-        if dest == self.rank and source == self.rank:
-            self.guard()
-            if self.size > 1:
-                self._record("sendrecv", 0, 0, 0, start)
+        """Send ``array`` to member ``dest`` and receive one array from member ``source`` (a
+        permutation of the members). Every member calls it, those that keep their own array
+        too: all pass the same opening, so that they stay in step."""
+        self._checked()
+        if self.size == 1:
             return array
+        start = time.perf_counter()
         mine = _as_bytes(array)
-        count = np.empty(1, dtype=np.int64)
-        self.mpi.Sendrecv(np.array([mine.size], dtype=np.int64), dest=dest, recvbuf=count,
-                          source=source)
-        out = np.empty(int(count[0]), dtype=np.uint8)
-        self.guard()
+        if self is self.world:
+            self._open()
+            count = np.empty(1, dtype=np.int64)
+            self.mpi.Sendrecv(np.array([mine.size], dtype=np.int64), dest=dest,
+                              recvbuf=count, source=source)
+            count = int(count[0])
+        else:
+            count = int(self._header([mine.size])[source, 0])
+        if dest == self.rank and source == self.rank:
+            self._record("sendrecv", 0, 0, 0, start)
+            return array
+        out, failure = _receive_buffer(count)
         self.mpi.Sendrecv(mine, dest=dest, recvbuf=out, source=source)
+        if failure is not None:
+            raise failure
         self._record("sendrecv", mine.size, out.size, 1, start)
-        return out.view(array.dtype)
+        return out[:count].view(array.dtype)
 
     def bcast_arrays(self, arrays, root, dtypes):
         """The 1-D ``arrays`` of member ``root`` on every member, as a list of arrays of
         ``dtypes`` (the others pass None for ``arrays``). One buffer travels, each array
         starting on an 8-byte boundary so that it is read in place."""
+        self._checked()
         if self.size == 1:
             return list(arrays)
-        self.guard()
         start = time.perf_counter()
-        sizes = np.empty(len(dtypes), dtype=np.int64)
-        if self.rank == root:
-            sizes[:] = [len(a) for a in arrays]
-        self.mpi.Bcast(sizes, root=root)
+        mine = [len(a) for a in arrays] if self.rank == root else [0] * len(dtypes)
+        if self is self.world:
+            self._open()
+            sizes = np.array(mine, dtype=np.int64)
+            self.mpi.Bcast(sizes, root=root)
+        else:
+            sizes = self._header(mine)[root, :len(dtypes)].copy()
         nbytes = [int(s) * np.dtype(t).itemsize for s, t in zip(sizes, dtypes, strict=True)]
         starts = np.concatenate([[0], np.cumsum([(b + 7) // 8 * 8 for b in nbytes])])
-        buffer = np.empty(int(starts[-1]), dtype=np.uint8)
+        buffer, failure = _receive_buffer(int(starts[-1]))
         if self.rank == root:
             for a, t, s, b in zip(arrays, dtypes, starts, nbytes, strict=False):
                 buffer[s:s + b] = _as_bytes(np.asarray(a, dtype=t))
-        self.guard()
-        self.mpi.Bcast([buffer, _mpi_byte()], root=root)
+        self.mpi.Bcast([buffer[:int(starts[-1])], _mpi_byte()], root=root)
+        if failure is not None:
+            raise failure
         mine = self.rank == root
-        self._record("bcast", buffer.size * (self.size - 1) if mine else 0,
-                     0 if mine else buffer.size, (self.size - 1) if mine else 1, start)
+        total = int(starts[-1])
+        self._record("bcast", total * (self.size - 1) if mine else 0, 0 if mine else total,
+                     (self.size - 1) if mine else 1, start)
         return [buffer[s:s + b].view(t) for s, b, t in zip(starts, nbytes, dtypes, strict=False)]
 
     def allgather_object(self, obj):
         """Every member's small picklable object (used to agree on errors and metadata)."""
+        self._checked()
         if self.size == 1:
             return [obj]
-        self.guard()
         start = time.perf_counter()
+        self._open()
         out = self.mpi.allgather(obj)
         nbytes = len(pickle.dumps(obj))
         self._record("allgather_obj", nbytes * (self.size - 1), nbytes * (self.size - 1),
@@ -299,49 +522,14 @@ class Comm:
 
     def bcast_object(self, obj, root=0):
         """``obj`` from ``root`` on every member."""
+        self._checked()
         if self.size == 1:
             return obj
-        self.guard()
         start = time.perf_counter()
+        self._open()
         out = self.mpi.bcast(obj, root=root)
         self._record("bcast_obj", 0, 0, 1, start)
         return out
-
-    def guard(self):
-        """Collective over the world. Before an MPI call: raise, on every rank, the failure
-        any rank announced since the last guard (``agree``)."""
-        self.world.agree(None)
-
-    def agree(self, failure, *, final=False):
-        """Collective over the world. Raise the same exception on every rank if any rank had
-        ``failure`` (an exception or None), here or at a guard it has not reached.
-
-        The exception of the lowest failing rank is raised everywhere with its class and
-        message. An exception that was itself agreed is raised again at once: every rank
-        has it. ``final``: this is the end of a public call (``grid.collective``), so what a
-        rank raises here is what the others must end with, even if they caught it at a
-        guard and made another exception of it on the way out.
-        """
-        world = self.world
-        if world.size == 1:
-            if failure is not None:
-                raise failure
-            return
-        if failure is not None:
-            ended = _final_cause(failure)
-            if ended is not None:
-                raise ended
-            if getattr(failure, "gblas2d_agreed", False):
-                raise failure
-        from mpi4py import MPI
-
-        start = time.perf_counter()
-        flag = np.array([0 if failure is None else 1], dtype=np.int64)
-        world.mpi.Allreduce(MPI.IN_PLACE, flag, op=MPI.MAX)
-        world._record("agree", 8 * (world.size - 1), 8 * (world.size - 1),
-                      2 * (world.size - 1), start)
-        if flag[0]:
-            raise_agreed(world.mpi.allgather(_describe(failure, final)), failure)
 
     @contextmanager
     def agreed(self):
@@ -349,7 +537,7 @@ class Comm:
 
         ``with comm.agreed(): body``: an exception in the body does not leave this member,
         nor do the others go on without it; at the end of the block every member raises the
-        same exception (``agree``), or all go on.
+        same exception (``settle``), or all go on.
 
         Examples
         --------
@@ -364,14 +552,14 @@ class Comm:
             yield
         except Exception as exc:  # raised on every member just below
             failure = exc
-        self.agree(failure)
+        self.world.settle(failure)
 
     def check_replicated(self, what, *arguments):
         """Collective while debugging (``set_debug``), nothing otherwise: raise the same
         InvalidValue on every rank if the ranks passed different ``arguments`` to ``what``."""
         if not _debug[0] or self.size == 1:
             return
-        self.guard()
+        self._open()
         text = repr(tuple(describe(a) for a in arguments))
         digest = int.from_bytes(hashlib.blake2b(text.encode(), digest_size=7).digest(),
                                 "little")
@@ -393,23 +581,35 @@ class Comm:
         raise error
 
     def barrier(self):
+        """Collective: every member waits for the others (on the world, a step)."""
+        self._checked()
         if self.size > 1:
-            self.guard()
-            self.mpi.Barrier()
+            self._open()
 
 
 def _describe(failure, final=False):
-    """A failure as plain strings, which any rank can unpickle (a class need not be), and
-    whether it ends a public call."""
+    """A failure as plain strings, which any rank can unpickle (a class need not be), whether
+    it ends a public call, and whether it is first-hand (not a peer's failure heard of)."""
     if failure is None:
         return None
     cls = type(failure)
-    return cls.__module__, cls.__qualname__, str(failure), final
+    return cls.__module__, cls.__qualname__, str(failure), final, not _heard(failure)
+
+
+def _heard(exc):
+    """Whether ``exc`` is, or was caused by, a PeerFailed."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, PeerFailed):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 def _final_cause(exc):
     """The exception, in the chain that led to ``exc``, that another rank ended its public
-    call with (``agree``'s ``final``), or None."""
+    call with (``settle``'s ``final``), or None."""
     seen = set()
     while exc is not None and id(exc) not in seen:
         if getattr(exc, "gblas2d_agreed", None) == "final":
@@ -420,9 +620,10 @@ def _final_cause(exc):
 
 
 def raise_agreed(descriptions, own):
-    """Raise the first described exception (``_describe``: the same class and message on
-    every rank), marked as agreed."""
-    module, qualname, message, final = next(d for d in descriptions if d is not None)
+    """Raise the described exception of the lowest rank that failed first-hand (``_describe``:
+    the same class and message on every rank), marked as agreed."""
+    failed = [d for d in descriptions if d is not None]
+    module, qualname, message, final, _ = next((d for d in failed if d[4]), failed[0])
     if own is not None and _describe(own)[:3] == (module, qualname, message):
         exc = own
     else:

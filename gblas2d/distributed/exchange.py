@@ -137,7 +137,7 @@ def gather_segment(grid, n, idx, vals, dtype, axis, force=None):
     if axis == "col":
         # Piece k moves to grid position (k % R, k // R); this rank receives the piece whose
         # position it is.
-        msg = grid.comm.sendrecv(msg, grid.col_position(grid.rank), grid.col_piece())
+        msg = grid.lay_along_columns(msg)
         group = grid.col_comm
     else:
         group = grid.row_comm
@@ -182,7 +182,7 @@ def fold_segment(grid, n, idx, vals, monoid, dtype, axis, force=None):
     if axis == "col":
         # The piece now sits at grid position (k % R, k // R); send it home to rank k.
         msg = encode(out_idx, out_vals, length, dtype)
-        home = grid.comm.sendrecv(msg, mine, grid.col_position(grid.rank))
+        home = grid.lay_along_columns(msg, home=True)
         lo, hi = grid.piece(n)
         out_idx, out_vals, _ = decode(home, hi - lo, dtype)
     return out_idx, out_vals, formats
@@ -195,7 +195,7 @@ def gather_bitmap(grid, n, bits, axis):
         return bits
     msg = np.packbits(bits)
     if axis == "col":
-        msg = grid.comm.sendrecv(msg, grid.col_position(grid.rank), grid.col_piece())
+        msg = grid.lay_along_columns(msg)
         group = grid.col_comm
     else:
         group = grid.row_comm

@@ -70,16 +70,26 @@ class Grid:
         self._mpi_comm = comm
         self.rank = comm.Get_rank()
         self.myrow, self.mycol = divmod(self.rank, ncols)
+        self._offsets = {}
         if size == 1:
             self.comm = Comm(None, "world")
             self.row_comm = Comm(None, "row")
             self.col_comm = Comm(None, "col")
-        else:
-            self.comm = Comm(comm, "world")
-            self.row_comm = Comm(comm.Split(self.myrow, self.mycol), "row", self.comm)
-            self.col_comm = Comm(comm.Split(self.mycol, self.myrow), "col", self.comm)
-            _distributed[0] = True
-        self._offsets = {}
+            self.transpose_comm = Comm(None, "transpose")
+            return
+        self.comm = Comm(comm, "world")
+        self.row_comm = Comm(comm.Split(self.myrow, self.mycol), "row", self.comm,
+                             [self.myrow * ncols + c for c in range(ncols)])
+        self.col_comm = Comm(comm.Split(self.mycol, self.myrow), "col", self.comm,
+                             [r * ncols + self.mycol for r in range(nrows)])
+        # The ranks that pass pieces round when they are laid along grid columns: the cycle of
+        # col_position through this rank (a pair when R == C, this rank alone when R or C is 1).
+        cycle = [self.rank]
+        while (k := int(self.col_position(cycle[-1]))) != self.rank:
+            cycle.append(k)
+        self.transpose_comm = Comm(comm.Split(min(cycle), self.rank), "transpose", self.comm,
+                                   sorted(cycle))
+        _distributed[0] = True
 
     def __repr__(self):
         return f"Grid(shape={self.shape}, rank={self.rank})"
@@ -168,6 +178,16 @@ class Grid:
         grid columns: ``j * R + t`` (the inverse of ``col_position``)."""
         return self.mycol * self.nrows + self.myrow
 
+    def lay_along_columns(self, message, home=False):
+        """Collective over ``transpose_comm``. Piece k's ``message`` moves from rank k to grid
+        position ``col_position(k)``, and this rank receives the message of the piece that
+        sits at its position; ``home``: the way back."""
+        group = self.transpose_comm
+        there, here = group.members.index(int(self.col_position(self.rank))), \
+            group.members.index(self.col_piece())
+        return group.sendrecv(message, here, there) if home else \
+            group.sendrecv(message, there, here)
+
     def row_block_of(self, n, index):
         """The grid row whose row block holds each global index; vectorized."""
         return self.owner(n, index) // self.ncols
@@ -204,7 +224,8 @@ def collective(function):
     """Decorate a public collective call so that its boundary is agreed: it ends the same way
     on every rank. An exception on some ranks is raised, with the same class and message, on
     all of them, whether it happened before, between or after the call's collectives (the
-    comm layer's guards hear of it); the calls it makes inside are part of it."""
+    comm layer's drain, ``Comm.settle``); the calls it makes inside are part of it. A call
+    whose last act was a final step (the agreed nvals of a write) ends there."""
 
     @functools.wraps(function)
     def call(*args, **kwargs):
@@ -216,13 +237,18 @@ def collective(function):
             return function(*args, **kwargs)
         _inside[0] = True
         failure = result = None
+        before = _world_of(args, kwargs)
+        since = before.state.seq
         try:
             result = function(*args, **kwargs)
         except Exception as exc:
             failure = exc
         finally:
             _inside[0] = False
-        _world_of((result, *args), kwargs).agree(failure, final=True)
+        world = _world_of((result, *args), kwargs)
+        if failure is None and world is before and world.ended_agreed(since):
+            return result
+        world.settle(failure, final=True)
         return result
 
     return call

@@ -67,7 +67,7 @@ def _count_bytes():
     from .comm import stats
 
     s = stats()
-    return {g: s.bytes(g) for g in ("row", "col", "world")}
+    return {g: s.bytes(g) for g in ("row", "col", "transpose", "world")}
 
 
 class MatVec:
@@ -203,7 +203,7 @@ def _piece_degrees(A, orient):
         lo, hi = A.grid.piece(n)
         degrees = np.zeros(hi - lo, dtype=np.int64)
         degrees[idx] = vals
-        block.derived[key] = degrees, int(degrees.sum())
+        A.grid.comm.keep(block.derived, key, (degrees, int(degrees.sum())))
     return block.derived[key]
 
 

@@ -720,8 +720,14 @@ def edge_table(path, weighted, comments):
     return text, table["src"], table["dst"], table["c2"] if use_weights else None
 
 
-def _edgelist_entries(path, base, weighted, nrows, dtype, comments):
-    """Rank 0's reading: (src, dst, values, n)."""
+# ``relabel="auto"`` numbers the vertices 0..n-1 when the largest id + 1 is more than this many
+# times the number of distinct ids: a graph whose ids are labels (hashes, sparse crawl ids).
+SPARSE_IDS = 4
+
+
+def _edgelist_entries(path, base, weighted, nrows, dtype, comments, relabel):
+    """Rank 0's reading: (src, dst, values, n, ids), ids the sorted original ids of vertices
+    0..n-1 when they were relabeled, else None."""
     text, src, dst, weights = edge_table(path, weighted, comments)
     smaller = np.minimum(src, dst)
     # A negative id is wrong under any base, so it is blamed first: base="auto" would pick 1
@@ -731,6 +737,14 @@ def _edgelist_entries(path, base, weighted, nrows, dtype, comments):
         number, line = line_of(text, comments, negative[0])
         raise InvalidValue(f"{path}: line {number}: negative vertex id "
                            f"{smaller[negative[0]]}: '{excerpt(line)}'")
+    with np.errstate(all="ignore"):
+        values = np.ones(len(src), dtype=dtype.np_type) if weights is None else \
+            weights.astype(dtype.np_type)
+    if relabel:
+        ids = np.unique(np.concatenate([src, dst]))
+        if relabel is True or (len(ids) and int(ids[-1]) + 1 > SPARSE_IDS * len(ids)):
+            return np.searchsorted(ids, src), np.searchsorted(ids, dst), values, len(ids), ids
+        del ids
     if base == "auto":
         base = 0 if len(src) and smaller.min() == 0 else 1
     low = np.flatnonzero(smaller < base)
@@ -746,15 +760,13 @@ def _edgelist_entries(path, base, weighted, nrows, dtype, comments):
         raise IndexOutOfBound(f"{path}: line {number}: vertex id "
                               f"{max(src[high[0]], dst[high[0]]) + base} is out of range for "
                               f"nrows={n} (base={base}): '{excerpt(line)}'")
-    with np.errstate(all="ignore"):
-        values = np.ones(len(src), dtype=dtype.np_type) if weights is None else \
-            weights.astype(dtype.np_type)
-    return src, dst, values, n
+    return src, dst, values, n, None
 
 
 @collective
 def read_edgelist(path, *, base=0, weighted=None, nrows=None, symmetric=False,
-                  dup_op=binary.min, dtype=None, comments="#%", name=None, grid=None):
+                  dup_op=binary.min, dtype=None, comments="#%", relabel=False, name=None,
+                  grid=None):
     """Collective. Read a whitespace-separated edge list (SNAP style) into an n x n Matrix.
 
     Each data line is ``src dst`` or ``src dst weight`` (further numeric columns are ignored);
@@ -780,8 +792,20 @@ def read_edgelist(path, *, base=0, weighted=None, nrows=None, symmetric=False,
         ``symmetric``); None makes repeats an error.
     dtype : dtype-like, optional (FP64)
     comments : str, default "#%"
+    relabel : bool or "auto", default False
+        True: the ids are labels. The n distinct ids become vertices 0..n-1 in ascending
+        order, whatever their size (a 64-bit hash, an id beyond 2**32), and the call returns
+        ``(A, ids)``, ``ids`` the INT64 Vector whose entry i is vertex i's id in the file (as
+        ``read_graphalytics`` gives it), so results can be written with the file's ids.
+        "auto": relabel when the largest id + 1 is more than ``SPARSE_IDS`` (4) times the
+        number of distinct ids, and return ``(A, ids)`` with ids None when the ids were kept.
+        ``base`` and ``nrows`` do not apply to relabeled ids.
     name : str, optional
     grid : Grid, optional (the default grid)
+
+    Returns
+    -------
+    Matrix, or ``(Matrix, ids)`` with ``relabel``.
 
     Raises
     ------
@@ -808,12 +832,17 @@ def read_edgelist(path, *, base=0, weighted=None, nrows=None, symmetric=False,
         raise ValueError(f"nrows (={nrows}) must be a non-negative integer")
     if not isinstance(comments, str):
         raise TypeError(f"comments must be a string of characters; got {comments!r}")
+    if relabel not in (False, True, "auto"):
+        raise ValueError(f"relabel must be False, True or 'auto'; got {relabel!r}")
+    if relabel is True and nrows is not None:
+        raise ValueError("nrows cannot be given with relabel=True: n is the number of ids")
     grid = grid or default_grid()
     out_type = lookup_dtype("FP64" if dtype is None else dtype)
     nrows = None if nrows is None else int(nrows)
     read = on_root(grid, lambda: _edgelist_entries(path, base, weighted, nrows, out_type,
-                                                    comments))
-    n = grid.comm.bcast_object(read[3] if grid.rank == 0 else None)
+                                                    comments, relabel))
+    n, relabeled = grid.comm.bcast_object((read[3], read[4] is not None)
+                                          if grid.rank == 0 else None)
     src, dst, values = read[:3] if grid.rank == 0 else _empty(out_type)
     if symmetric:
         src, dst, values = both_ways(src, dst, values)
@@ -826,7 +855,13 @@ def read_edgelist(path, *, base=0, weighted=None, nrows=None, symmetric=False,
         raise InvalidValue(f"{path}: repeated edges (give dup_op to combine them)") from exc
     if _mirrored_alike(symmetric, dup_op):
         A.mark_symmetric()
-    return A
+    if not relabel:
+        return A
+    if not relabeled:
+        return A, None
+    ids = read[4] if grid.rank == 0 else np.empty(0, np.int64)
+    return A, Vector.from_coo(np.arange(len(ids)), ids, dtype="INT64", size=n,
+                              distributed=True, grid=grid)
 
 
 def both_ways(src, dst, values):

@@ -233,8 +233,24 @@ class Write:
     def __init__(self, nvals, piece=None, patch=None):
         self.nvals, self.piece, self.patch = nvals, piece, patch
 
+    @classmethod
+    def patching(cls, c, nvals, clear, set_idx, set_vals):
+        """The write of a bitmap ``c`` that clears ``clear`` and sets ``set_idx`` to
+        ``set_vals``: a patch of ``c`` in place while it stays a bitmap, else its new sparse
+        piece, made now."""
+        if _is_dense(nvals, c.size, True):
+            return cls(nvals, patch=(clear, set_idx, set_vals))
+        present = c.present.copy()
+        present[clear] = False
+        present[set_idx] = True
+        values = c.values.copy()
+        values[set_idx] = set_vals
+        idx = np.flatnonzero(present)
+        return cls(nvals, piece=Piece(c.size, c.dtype, idx=idx, vals=values[idx]))
+
     def install(self, c):
-        """The output's new piece: ``piece``, or ``c`` itself patched in place."""
+        """The output's new piece: ``piece``, or ``c`` itself patched in place. It allocates
+        nothing, so it cannot fail: it follows the step where the ranks agreed on the write."""
         if self.piece is not None:
             return self.piece
         clear, set_idx, set_vals = self.patch
@@ -242,9 +258,6 @@ class Write:
         c.present[set_idx] = True
         c.values[set_idx] = set_vals
         c.nvals = self.nvals
-        if not _is_dense(c.nvals, c.size, True):
-            idx = np.flatnonzero(c.present)
-            return Piece(c.size, c.dtype, idx=idx, vals=c.values[idx])
         return c
 
 
@@ -278,7 +291,7 @@ def write(c, t, mask, accum, replace, *, t_masked=False):
         t_idx, t_vals = t.entries()
         clear = mask.positions()
         nvals = c.nvals - int(np.count_nonzero(c.present[clear])) + len(t_idx)
-        return Write(nvals, patch=(clear, t_idx, t_vals.astype(dtype, copy=False)))
+        return Write.patching(c, nvals, clear, t_idx, t_vals.astype(dtype, copy=False))
     if accum is not None and c.is_bitmap and not t.is_bitmap and (mask is None or not replace):
         # C outside the mask stays, and inside it under accum: T accumulated in place.
         return _accumulate(c, t, accum, dtype)
@@ -306,7 +319,7 @@ def _accumulate(c, t, accum, dtype, *, in_place=True):
             vals[had] = accum.evaluate(c.values[t_idx[had]], t_vals[had]).astype(dtype,
                                                                                  copy=False)
         nvals = c.nvals + int(len(t_idx) - np.count_nonzero(had))
-        return Write(nvals, patch=(t_idx[:0], t_idx, vals))
+        return Write.patching(c, nvals, t_idx[:0], t_idx, vals)
     # Otherwise the union of the two, as ewise_add with the accumulator: C's type throughout.
     out = ewise(c, t, accum, "add", (dtype, t.dtype), dtype)
     return Write(out.nvals, piece=out)

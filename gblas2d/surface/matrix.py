@@ -342,8 +342,9 @@ class Matrix(Container):
 
     def _install(self, block):
         """Collective. Install a new block once every rank has computed its own. A rank that
-        failed before it is heard of at the allreduce's guard (comm layer), so every rank
-        raises and the matrix is left unchanged."""
+        failed makes that step with its flag (comm layer's drain), so every rank raises and
+        the matrix is left unchanged. The step is final: what follows cannot fail, so a public
+        call that ends here needs no step of its own."""
         dtype = self.dtype.np_type
         if block.is_iso:
             # One value for every entry (a pattern) stays one value: 8 bytes an entry saved.
@@ -356,7 +357,7 @@ class Matrix(Container):
         block = block if values is block.values else block.with_values(values)
         # The backend takes the new block's arrays over as its own copy, with no copy.
         backends.adopt(block)
-        total = self.grid.comm.allreduce(np.array([block.nvals], dtype=np.int64))[0]
+        total = self.grid.comm.step([block.nvals], final=True)[0]
         self._block = block
         self._nvals = int(total)
         self._symmetric = False

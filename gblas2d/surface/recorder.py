@@ -10,10 +10,11 @@ rows::
     with gb.Recorder() as rec:
         w << A.mxv(x)
     print(rec)
-    # at 1 x 2: Updater.__lshift__: allreduce world x2 (24 B), alltoallv row x1 (1,056 B); 5 guards
+    # at 1 x 2: Updater.__lshift__: allreduce world x2 (64 B), alltoallv row x1 (1,056 B)
 
-The 8-byte agreement allreduces that guard every MPI call (docs/concepts.md, "SPMD rules") are
-counted apart, as ``guards``. Recording is local: each rank records what it took part in.
+The world steps that only end a call or open a world collective (``agree``: docs/concepts.md,
+"SPMD rules") are counted apart, as ``steps``. Recording is local: each rank records what it
+took part in.
 """
 
 from ..distributed import grid as _grid
@@ -63,18 +64,18 @@ class Recorder:
     def record(self, name, before, after):
         """Add the call ``name`` with the collectives between two ``CommStats.totals``
         snapshots."""
-        parts, guards = [], 0
+        parts, steps = [], 0
         for (op, group), row in sorted(after.items()):
             calls = row[0] - before.get((op, group), (0, 0, 0))[0]
             received = row[2] - before.get((op, group), (0, 0, 0))[2]
             if calls == 0:
                 continue
             if op == "agree":
-                guards += calls
+                steps += calls
             else:
                 parts.append(f"{op} {group} x{calls} ({received:,} B)")
         what = ", ".join(parts) if parts else "no communication"
-        if guards:
-            what += f"; {guards} guards"
+        if steps:
+            what += f"; {steps} steps"
         self.data.append(f"{name}: {what}")
 

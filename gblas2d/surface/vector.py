@@ -184,9 +184,9 @@ class Vector(Container):
 
     def _commit(self, change):
         """Collective. Apply a ``Write`` once every rank has computed its own. A rank that
-        failed before it is heard of at the allreduce's guard (comm layer), so every rank
-        raises and the vector is left unchanged."""
-        total = self.grid.comm.allreduce(np.array([change.nvals], dtype=np.int64))[0]
+        failed makes that step with its flag (comm layer's drain), so every rank raises and
+        the vector is left unchanged. The step is final (``Matrix._install``)."""
+        total = self.grid.comm.step([change.nvals], final=True)[0]
         self._piece = change.install(self._piece)
         self._nvals = int(total)
 

@@ -764,3 +764,25 @@ def test_the_mxv_benchmark_writes_new_runs_where_git_ignores_them(monkeypatch):
     assert (ROOT / "benchmarks" / "results") not in path.parents
     ignored = subprocess.run(["git", "check-ignore", "-q", str(path)], cwd=ROOT)
     assert ignored.returncode == 0, f"{path} is not ignored by git"
+
+
+@pytest.mark.parametrize("nprocs", [1, 4])
+def test_an_edge_list_with_label_ids_answers_by_them(tmp_path, nprocs):
+    """Ids far beyond the vertex count are relabeled 0..n-1 and written back (issue 28); a
+    size no machine holds is one line and exit code 2 on every rank count, not a traceback."""
+    huge = 2**32 + 1
+    graph = tmp_path / "labels.txt"
+    graph.write_text(f"5 {huge}\n{huge} 9\n9 5\n")
+    levels = tmp_path / "levels.csv"
+    done = gblas2d("run", "bfs_levels", "--graph", graph, "--source", huge, "--output", levels,
+                   nprocs=nprocs)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "n=3" in done.stdout and f"from vertex {huge}" in done.stdout
+    assert levels.read_text().splitlines()[1:] == ["5,2", "9,1", f"{huge},0"]
+    declared = tmp_path / "declared.mtx"
+    declared.write_text("%%MatrixMarket matrix coordinate pattern general\n"
+                        "1000000000000 1000000000000 1\n1 2\n")
+    done = gblas2d("run", "bfs_levels", "--graph", declared, "--source", 0, nprocs=nprocs)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.startswith("gblas2d: error: out of memory") and \
+        len(done.stderr.strip().splitlines()) == 1, done.stderr

@@ -186,3 +186,62 @@ def test_a_failure_that_is_not_an_exception_class_of_the_library(graph, monkeypa
     assert isinstance(e, Odd) if last_rank() else "Odd" in str(e) and "1/2" in str(e)
     assert all("1/2" in s for s in seen), seen
     still_works(A, x, snapshot(x))
+
+
+COLLECTIVES = ("step", "allreduce", "allgatherv", "exchange", "sendrecv")
+
+
+def failing_at(monkeypatch, k, when):
+    """Make the last rank raise MemoryError at its k-th collective call (counted from 0),
+    ``before`` it enters it or ``after`` it returns; returns the counter (k < 0: count only)."""
+    seen = [0]
+    for name in COLLECTIVES:
+        real = getattr(comm.Comm, name)
+
+        def call(self, *args, _real=real, **kwargs):
+            n = seen[0]
+            seen[0] += 1
+            if n == k and when == "before" and last_rank():
+                raise MemoryError(MESSAGE)
+            out = _real(self, *args, **kwargs)
+            if n == k and when == "after" and last_rank():
+                raise MemoryError(MESSAGE)
+            return out
+
+        monkeypatch.setattr(comm.Comm, name, call)
+    return seen
+
+
+@pytest.mark.parametrize("orient", ["vxm", "mxv"])
+@pytest.mark.parametrize("direction", [None, "push", "pull"])
+def test_one_rank_failing_at_each_collective_of_a_product_in_turn(graph, monkeypatch, orient,
+                                                                    direction):
+    """BFS's masked step, with the last rank failing at each of its collectives in turn, on
+    the way in and on the way out (issue 28): every rank raises the same MemoryError, the
+    output is unchanged, and the next products run (the groups are in step again)."""
+    A, x = graph
+    visited = gb.Vector.from_coo(np.arange(0, N, 4), True, size=N)
+    q = gb.Vector.from_coo(np.arange(1, N, 9), True, size=N)
+    expr = q.vxm(A, semiring.any_pair) if orient == "vxm" else A.mxv(q, semiring.any_pair)
+    opts = {} if direction is None else {"direction": direction}
+    w = gb.Vector.from_coo([0, 1], True, size=N)
+    before = snapshot(w)
+    scratch = w.dup()
+    scratch(~visited.S, replace=True, **opts) << expr  # warm: the degrees are cached
+    seen = failing_at(monkeypatch, -1, "before")
+    scratch(~visited.S, replace=True, **opts) << expr
+    monkeypatch.undo()
+    mine = seen[0] if last_rank() else 0
+    calls = int(gb.default_grid().comm.allreduce(np.array([mine]), "max")[0])
+    assert calls >= 1
+    for k in range(calls):
+        # The last call is the write's final step, after which only the install of the agreed
+        # result runs (``Write.install``, which allocates nothing): the call ends there.
+        for when in ("before", "after") if k < calls - 1 else ("before",):
+            failing_at(monkeypatch, k, when)
+            with pytest.raises(MemoryError) as excinfo:
+                w(~visited.S, replace=True, **opts) << expr
+            monkeypatch.undo()
+            assert_agreed(excinfo)
+            assert snapshot(w) == before
+    still_works(A, x, snapshot(x))

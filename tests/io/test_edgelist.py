@@ -169,3 +169,39 @@ def test_binary_data_is_escaped_and_cut_short_in_messages(shared_dir):
     message = str(exc.value)
     assert "\\x01\\x02\\x7f" in message and "\x01" not in message
     assert "z" * 70 not in message and "..." in message
+
+
+HUGE = 2**32 + 1  # an id beyond 32 bits: a vertex count this large would not fit in memory
+
+
+def test_relabel_numbers_the_ids_and_keeps_them(shared_dir):
+    """Ids are labels (issue 28): the distinct ids become 0..n-1 in ascending order, the
+    edges follow them, and ``ids`` maps each vertex back to its id in the file."""
+    edges = [(7, HUGE), (HUGE, 3), (3, 7), (2**62, 7)]
+    path = write(shared_dir, "labels.txt", "".join(f"{a} {b}\n" for a, b in edges))
+    A, ids = read_edgelist(path, relabel=True)
+    labels = sorted({v for e in edges for v in e})
+    position = {v: k for k, v in enumerate(labels)}
+    assert A.shape == (4, 4) and ids.size == 4 and ids.nvals == 4
+    assert ids.to_coo()[1].tolist() == labels
+    rows, cols, _ = A.to_coo()
+    assert sorted(zip(rows.tolist(), cols.tolist(), strict=True)) == \
+        sorted((position[a], position[b]) for a, b in edges)
+    # "auto" relabels these (2**62 + 1 is far more than 4 times 4 ids) ...
+    B, auto_ids = read_edgelist(path, relabel="auto")
+    assert B.isequal(A) and auto_ids.isequal(ids)
+    # ... and keeps ids that are nearly 0..n-1, which read as without relabel
+    dense = write(shared_dir, "dense.txt", "0 1\n1 2\n2 4\n")
+    C, none = read_edgelist(dense, relabel="auto")
+    assert none is None and C.isequal(read_edgelist(dense)) and C.nrows == 5
+
+
+def test_relabel_options_are_checked(shared_dir):
+    path = write(shared_dir, "small.txt", "0 1\n")
+    with pytest.raises(ValueError, match="relabel must be"):
+        read_edgelist(path, relabel="yes")
+    with pytest.raises(ValueError, match="nrows cannot be given"):
+        read_edgelist(path, relabel=True, nrows=5)
+    with pytest.raises(InvalidValue, match="negative vertex id") as exc:
+        read_edgelist(write(shared_dir, "neg.txt", "0 -4\n"), relabel=True)
+    assert_agreed(exc, InvalidValue)
