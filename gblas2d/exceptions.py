@@ -11,7 +11,7 @@ ranks are agreed through ``gblas2d.comm`` before anything is raised.
 __all__ = [
     "ConvergenceFailure", "DimensionMismatch", "DomainMismatch", "EmptyObject",
     "GraphblasException", "IndexOutOfBound", "InvalidIndex", "InvalidObject", "InvalidValue",
-    "NotImplementedException", "OutputNotEmpty", "UdfParseError",
+    "NotImplementedException", "OutOfMemory", "OutputNotEmpty", "UdfParseError",
 ]
 
 
@@ -52,6 +52,11 @@ class InvalidValue(GraphblasException, ValueError):
 
 class NotImplementedException(GraphblasException):
     """The combination of arguments is valid GraphBLAS but not implemented here."""
+
+
+class OutOfMemory(GraphblasException, MemoryError):
+    """An object's storage does not fit in this rank's memory. Also a MemoryError, as numpy
+    raises."""
 
 
 class OutputNotEmpty(GraphblasException):

@@ -122,15 +122,34 @@ def _mxv(A, x, semiring, out_type, mask, opts, orient, x_first):
     start = time.perf_counter()
     before = _count_bytes() if _tracers else None
     force = opts.get("exchange")
+    local_mask = None if mask is None else mask.local()
+    asked, direction = orient, opts.get("direction")
+    work = (None, None)
+    if direction is None:
+        # From the owners' pieces, before anything moves: the frontier's edges are the
+        # degrees of x's entries by x's dimension, summed over the ranks.
+        x_degrees, x_total = _piece_degrees(A, _other(orient))
+        local_idx = x.piece.entries()[0]
+        push_work = x_total if len(local_idx) == x.piece.size else \
+            int(x_degrees[local_idx].sum())
+        if local_mask is None:
+            pull_work = block.nvals
+        else:
+            pull_work = _pull_work(_piece_degrees(A, orient), local_mask, push_work)
+        work = grid.comm.allreduce(np.array([push_work, pull_work], dtype=np.int64))
+        direction = "push" if work[0] < work[1] else "pull"
+    if A.is_symmetric and grid.nprocs > 1 and not semiring.binaryop.index_aware:
+        # A symmetric matrix is read by rows either way: a push as vxm, a pull as mxv, the
+        # same product since A equals its transpose. Its block is then never needed by
+        # columns (a copy of the block at more than one rank, where A_ij's mirror is another
+        # rank's block).
+        orient = "vxm" if direction == "push" else "mxv"
     if orient == "mxv":
         n_in, n_out, in_axis, out_axis = A.ncols, A.nrows, "col", "row"
-        in_offset, out_offset = A.col_offset, A.row_offset
-        in_ptr, out_ptr = block.csc_ptr, block.csr[0]
+        in_offset, out_offset, in_len = A.col_offset, A.row_offset, block.ncols
     else:
         n_in, n_out, in_axis, out_axis = A.nrows, A.ncols, "row", "col"
-        in_offset, out_offset = A.row_offset, A.col_offset
-        in_ptr, out_ptr = block.csr[0], block.csc_ptr
-    in_len = len(in_ptr) - 1
+        in_offset, out_offset, in_len = A.row_offset, A.col_offset, block.nrows
 
     if grid.segment_is_local(in_axis):
         # x's piece is the whole input segment: no gather, and a dense bitmap is not rebuilt.
@@ -141,19 +160,13 @@ def _mxv(A, x, semiring, out_type, mask, opts, orient, x_first):
         _, x_idx, x_vals, in_formats = ex.gather_segment(
             grid, n_in, local_idx, local_vals, x.dtype.np_type, in_axis, force)
         x_seg = Piece.from_entries(in_len, x_idx, x_vals, operand=True)
-
-    local_mask = None if mask is None else mask.local()
-    direction = opts.get("direction")
-    work = (None, None)
-    push_work = int(in_ptr[-1]) if len(x_idx) == in_len else \
-        int((in_ptr[x_idx + 1] - in_ptr[x_idx]).sum())
-    if direction is None:
-        if local_mask is None:
-            pull_work = int(out_ptr[-1])
-        else:
-            pull_work = _pull_work(_piece_degrees(A, orient), local_mask, push_work)
-        work = grid.comm.allreduce(np.array([push_work, pull_work], dtype=np.int64))
-        direction = "push" if work[0] < work[1] else "pull"
+    block_push = None
+    if direction == "push":
+        # The kernel plan's measure of this block's push: the pointers by x's dimension (a
+        # pull needs none; one by the output's dimension is never made for the choice).
+        in_ptr = block.csc_ptr if orient == "mxv" else block.csr[0]
+        block_push = int(in_ptr[-1]) if len(x_idx) == in_len else \
+            int((in_ptr[x_idx + 1] - in_ptr[x_idx]).sum())
 
     allowed = local_mask
     if local_mask is not None and not grid.segment_is_local(out_axis):
@@ -166,7 +179,7 @@ def _mxv(A, x, semiring, out_type, mask, opts, orient, x_first):
             allowed = PieceMask(Piece.from_bitmap(bits, bits), True, False)
 
     out_idx, out_vals = backends.run(
-        "spmv", block, x_seg, semiring, push_edges=push_work, orient=orient, x_first=x_first,
+        "spmv", block, x_seg, semiring, push_edges=block_push, orient=orient, x_first=x_first,
         direction=direction, allowed=allowed, out_offset=out_offset, in_offset=in_offset,
         out_dtype=out_type.np_type)
 
@@ -176,7 +189,8 @@ def _mxv(A, x, semiring, out_type, mask, opts, orient, x_first):
     out = Piece.from_entries(hi - lo, idx, vals, out_type.np_type)
     if _tracers:
         after = _count_bytes()
-        _emit({"op": orient, "semiring": semiring.name, "direction": direction,
+        _emit({"op": asked, "read_as": orient, "semiring": semiring.name,
+               "direction": direction,
                "frontier_nvals": x.nvals, "forced": work[0] is None,
                "push_edges": None if work[0] is None else int(work[0]),
                "pull_edges": None if work[1] is None else int(work[1]),
@@ -187,16 +201,22 @@ def _mxv(A, x, semiring, out_type, mask, opts, orient, x_first):
     return out
 
 
+def _other(orient):
+    return "vxm" if orient == "mxv" else "mxv"
+
+
 def _piece_degrees(A, orient):
     """Collective (once per block and orientation, then cached). The degree in the whole
-    matrix of each output of this rank's piece: rows for mxv, columns for vxm."""
+    matrix of each output of this rank's piece: rows for mxv, columns for vxm (the same for
+    a symmetric matrix, counted once)."""
     block = A.block
-    key = f"degrees_{orient}"
+    key = "degrees_mxv" if A.is_symmetric else f"degrees_{orient}"
     if key not in block.derived:
         if orient == "mxv":
             n, axis, counts = A.nrows, "row", np.diff(block.csr[0])
         else:
-            n, axis, counts = A.ncols, "col", np.diff(block.csc_ptr)
+            # counted here, not kept as column pointers: the degrees are what is kept
+            n, axis, counts = A.ncols, "col", np.bincount(block.cols, minlength=block.ncols)
         idx = np.flatnonzero(counts)
         idx, vals, _ = ex.fold_segment(A.grid, n, idx, counts[idx], monoid.plus,
                                        np.dtype(np.int64), axis)

@@ -10,7 +10,19 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..exceptions import OutOfMemory
+
 __all__ = ["Block", "BlockMask"]
+
+
+def _row_pointers(nrows):
+    """Zeros for the ``nrows + 1`` row pointers of a block, or OutOfMemory that says what did
+    not fit: a block keeps one pointer a row, whatever its entries."""
+    try:
+        return np.zeros(nrows + 1, dtype=np.int64)
+    except MemoryError:
+        raise OutOfMemory(f"a block of {nrows:,} rows needs {8 * (nrows + 1):,} bytes of row "
+                          "pointers on this rank, more than it can allocate") from None
 
 
 class Block:
@@ -39,8 +51,8 @@ class Block:
 
     @classmethod
     def empty(cls, nrows, ncols, dtype):
-        return cls(nrows, ncols, np.zeros(nrows + 1, dtype=np.int64),
-                   np.empty(0, dtype=np.int64), np.empty(0, dtype=dtype))
+        return cls(nrows, ncols, _row_pointers(nrows), np.empty(0, dtype=np.int64),
+                   np.empty(0, dtype=dtype))
 
     @classmethod
     def from_keys(cls, nrows, ncols, keys, values):
@@ -54,7 +66,7 @@ class Block:
             # rows: 3.2 ms searched, 0.2 ms counted).
             ptr = np.searchsorted(keys, np.arange(nrows + 1, dtype=np.int64) * width)
         else:
-            ptr = np.zeros(nrows + 1, dtype=np.int64)
+            ptr = _row_pointers(nrows)
             np.cumsum(np.bincount(keys // width, minlength=nrows), out=ptr[1:])
         cols = keys % width
         # The rows are not kept: most blocks are only ever read as CSR.

@@ -17,6 +17,7 @@ from ..exceptions import (
     IndexOutOfBound,
     InvalidValue,
     NotImplementedException,
+    OutOfMemory,
 )
 from ..local import backends
 from ..local.block import Block
@@ -114,8 +115,17 @@ class Matrix(Container):
         self._nrows, self._ncols = nrows, ncols
         self._row_lo, row_hi = self.grid.row_block(nrows)
         self._col_lo, col_hi = self.grid.col_block(ncols)
-        self._block = Block.empty(row_hi - self._row_lo, col_hi - self._col_lo,
-                                  self.dtype.np_type)
+        try:
+            self._block = Block.empty(row_hi - self._row_lo, col_hi - self._col_lo,
+                                      self.dtype.np_type)
+        except OutOfMemory:
+            # Said from the shape and the grid, so every rank says it alike: this call makes
+            # no collective that could agree on one rank's words.
+            rows = -(-nrows // self.grid.nrows)
+            raise OutOfMemory(
+                f"a {nrows:,} x {ncols:,} Matrix on {self.grid.describe()} keeps a row pointer "
+                f"for each of the up to {rows:,} rows of a block: {8 * (rows + 1):,} bytes, "
+                "more than this rank can allocate") from None
         self._nvals = 0
         # Known to equal its transpose (a symmetric generator or Matrix Market file): A^T is
         # then A's own blocks, with no all-to-all. Every write forgets it.

@@ -22,6 +22,7 @@ from gblas2d.exceptions import (
     DomainMismatch,
     IndexOutOfBound,
     InvalidValue,
+    OutOfMemory,
 )
 from gblas2d.surface.inputs import LengthMismatch
 
@@ -609,3 +610,13 @@ def test_a_failure_while_routing_to_owners_is_raised_on_every_rank(monkeypatch):
     assert_agreed(exc, MemoryError)
     monkeypatch.setattr(_redistribute, "_by_owner", grouped)
     assert gb.Matrix.from_coo(rows, rows, 1.0, nrows=N, ncols=N, distributed=True).nvals == N
+
+
+def test_a_matrix_too_large_for_its_row_pointers_is_one_out_of_memory():
+    """A dimension whose blocks' row pointers cannot be allocated is one OutOfMemory (also a
+    MemoryError) on every rank, saying what did not fit; the grid goes on."""
+    with pytest.raises(OutOfMemory, match="keeps a row pointer") as exc:
+        gb.Matrix(float, 2**40, 2**40)
+    assert_agreed(exc, OutOfMemory)
+    assert isinstance(exc.value, MemoryError)
+    assert gb.Vector.from_coo([0], [1.0], size=N).nvals == 1
