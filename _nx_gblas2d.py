@@ -5,28 +5,32 @@ the backend itself (the package ``gblas2d.nx``) loads at the first call dispatch
 """
 
 FUNCTIONS = (
-    "adamic_adar_index", "all_pairs_shortest_path_length", "ancestors", "average_clustering",
-    "average_degree_connectivity", "average_neighbor_degree", "betweenness_centrality",
-    "bfs_edges", "bfs_layers", "bfs_predecessors", "bfs_successors", "bfs_tree",
-    "boundary_expansion", "circular_ladder_graph", "closeness_centrality", "clustering",
-    "color", "complete_graph", "conductance", "connected_components", "core_number",
-    "cut_size", "cycle_graph", "degree_centrality", "descendants", "descendants_at_distance",
-    "dominating_set", "edge_betweenness_centrality", "edge_expansion",
-    "eigenvector_centrality", "eigenvector_centrality_numpy", "empty_graph", "grid_2d_graph",
-    "harmonic_centrality", "has_path", "hits", "in_degree_centrality", "is_bipartite",
-    "is_connected", "is_dominating_set", "is_isolate", "is_strongly_connected",
-    "is_weakly_connected", "isolates", "jaccard_coefficient", "k_core", "k_corona", "k_crust",
-    "k_shell", "k_truss", "katz_centrality", "katz_centrality_numpy", "ladder_graph",
-    "maximal_independent_set", "mixing_expansion", "node_connected_component",
-    "node_expansion", "normalized_cut_size", "null_graph", "number_connected_components",
-    "number_of_isolates", "number_of_selfloops", "number_strongly_connected_components",
-    "number_weakly_connected_components", "onion_layers", "out_degree_centrality",
-    "overall_reciprocity", "pagerank", "path_graph", "preferential_attachment", "reciprocity",
-    "resource_allocation_index", "shortest_path_length",
-    "single_source_bellman_ford_path_length", "single_source_dijkstra_path_length",
-    "single_source_shortest_path_length", "single_target_shortest_path_length",
-    "square_clustering", "star_graph", "strongly_connected_components", "transitivity",
-    "triangles", "trivial_graph", "volume", "weakly_connected_components", "wheel_graph",
+    "adamic_adar_index", "all_pairs_shortest_path", "all_pairs_shortest_path_length", "ancestors",
+    "average_clustering", "average_degree_connectivity", "average_neighbor_degree",
+    "average_shortest_path_length", "barycenter", "betweenness_centrality", "bfs_edges",
+    "bfs_layers", "bfs_predecessors", "bfs_successors", "bfs_tree", "bidirectional_shortest_path",
+    "boundary_expansion", "center", "circular_ladder_graph", "closeness_centrality", "clustering",
+    "color", "complete_graph", "conductance", "connected_components", "core_number", "cut_size",
+    "cycle_graph", "degree_centrality", "descendants", "descendants_at_distance", "diameter",
+    "dominating_set", "eccentricity", "edge_betweenness_centrality", "edge_expansion",
+    "efficiency", "eigenvector_centrality", "eigenvector_centrality_numpy", "empty_graph",
+    "generalized_degree", "global_efficiency", "grid_2d_graph", "harmonic_centrality", "has_path",
+    "hits", "in_degree_centrality", "is_bipartite", "is_connected", "is_dominating_set",
+    "is_eulerian", "is_isolate", "is_k_regular", "is_regular", "is_semiconnected",
+    "is_strongly_connected", "is_weakly_connected", "isolates", "jaccard_coefficient", "k_core",
+    "k_corona", "k_crust", "k_shell", "k_truss", "katz_centrality", "katz_centrality_numpy",
+    "ladder_graph", "local_efficiency", "maximal_independent_set", "mixing_expansion",
+    "node_connected_component", "node_expansion", "normalized_cut_size", "null_graph",
+    "number_connected_components", "number_of_isolates", "number_of_selfloops",
+    "number_strongly_connected_components", "number_weakly_connected_components", "onion_layers",
+    "out_degree_centrality", "overall_reciprocity", "pagerank", "path_graph", "periphery",
+    "predecessor", "preferential_attachment", "radius", "reciprocity", "resource_allocation_index",
+    "shortest_path_length", "single_source_bellman_ford_path_length",
+    "single_source_dijkstra_path_length", "single_source_shortest_path",
+    "single_source_shortest_path_length", "single_target_shortest_path",
+    "single_target_shortest_path_length", "square_clustering", "star_graph",
+    "strongly_connected_components", "transitivity", "triangles", "trivial_graph", "volume",
+    "weakly_connected_components", "wheel_graph", "wiener_index",
 )
 
 BFS_ORDER = ("Yields NetworkX's order exactly (the neighbour order of G, or sort_neighbors'); "
@@ -36,6 +40,9 @@ LINK = ("One masked product over the pairs asked for; ebunch=None scores every n
 GENERATED = ("Made as a gblas2d matrix on the grid (each rank passes its share of the edges); "
              "create_using None, nx.Graph or nx.DiGraph. The NetworkX graph is built only when "
              "asked for.")
+DISTANCES = "Batched searches (256 sources a product), each batch reduced by rows."
+PATHS = ("NetworkX's paths in its order, from the breadth-first search in NetworkX's order; "
+         "computed at the call.")
 CUT = "Products with the indicator vectors of S and T (the complement of S for T=None)."
 NOTES = {
     "all_pairs_shortest_path_length": "Batched searches (256 sources a product); computed at "
@@ -95,6 +102,18 @@ NOTES = {
     "onion_layers": "Peeling as for core numbers, one masked product a layer; undirected, no "
                     "self loops (as NetworkX).",
     "shortest_path_length": "Unweighted only (weight=None); all pairs by batched searches.",
+    **{name: DISTANCES + " Unweighted only (weight=None); no e or sp (usebounds gives the "
+       "same answer)." for name in ("eccentricity", "diameter", "radius", "center",
+                                    "periphery")},
+    "barycenter": DISTANCES + " Unweighted only; no attr or sp.",
+    "average_shortest_path_length": DISTANCES + " Unweighted only (weight=None).",
+    "wiener_index": DISTANCES + " Unweighted only (weight=None).",
+    "global_efficiency": DISTANCES,
+    "local_efficiency": "Batched searches in each neighbourhood's subgraph D A D.",
+    **{name: PATHS for name in ("single_source_shortest_path", "single_target_shortest_path",
+                                "all_pairs_shortest_path", "predecessor")},
+    "bidirectional_shortest_path": "A shortest path (NetworkX's single-source one); where "
+                                   "several are shortest it may differ from NetworkX's.",
     "pagerank": "No personalization, nstart or dangling; edge weights must be positive.",
     "single_source_dijkstra_path_length": "Delta-stepping; weight must name an attribute.",
     "single_source_bellman_ford_path_length": "weight must name an attribute.",

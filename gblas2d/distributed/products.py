@@ -125,24 +125,30 @@ def _mxv(A, x, semiring, out_type, mask, opts, orient, x_first):
     local_mask = None if mask is None else mask.local()
     asked, direction = orient, opts.get("direction")
     work = (None, None)
-    if direction is None:
+    if direction is None and x.nvals == x.size and mask is None:
+        # Every edge either way, known from the replicated nvals: a pull, with no step.
+        direction, work = "pull", (A.nvals, A.nvals)
+    elif direction is None:
         # From the owners' pieces, before anything moves: the frontier's edges are the
-        # degrees of x's entries by x's dimension, summed over the ranks.
-        x_degrees, x_total = _piece_degrees(A, _other(orient))
-        local_idx = x.piece.entries()[0]
-        push_work = x_total if len(local_idx) == x.piece.size else \
-            int(x_degrees[local_idx].sum())
+        # degrees of x's entries by x's dimension (every edge of the block for a full x),
+        # summed over the ranks.
+        if x.nvals == x.size:
+            push_work = block.nvals
+        else:
+            push_work = int(_piece_degrees(A, _other(orient))[0][x.piece.entries()[0]].sum())
         if local_mask is None:
             pull_work = block.nvals
         else:
             pull_work = _pull_work(_piece_degrees(A, orient), local_mask, push_work)
         work = grid.comm.allreduce(np.array([push_work, pull_work], dtype=np.int64))
         direction = "push" if work[0] < work[1] else "pull"
-    if A.is_symmetric and grid.nprocs > 1 and not semiring.binaryop.index_aware:
+    if A.is_symmetric and grid.nrows == grid.ncols > 1 and \
+            not semiring.binaryop.index_aware:
         # A symmetric matrix is read by rows either way: a push as vxm, a pull as mxv, the
         # same product since A equals its transpose. Its block is then never needed by
         # columns (a copy of the block at more than one rank, where A_ij's mirror is another
-        # rank's block).
+        # rank's block). On a square grid the other reading moves the same volume along the
+        # other group; on a 1 x C or R x 1 grid, where one of them is local, it would not.
         orient = "vxm" if direction == "push" else "mxv"
     if orient == "mxv":
         n_in, n_out, in_axis, out_axis = A.ncols, A.nrows, "col", "row"

@@ -23,8 +23,10 @@ gblas2d errors as NetworkX's exception types.
 
 The modules: ``graph`` (the converted graph and the conversions), ``checks`` (what cannot run,
 and why), ``backend`` (``BackendInterface``, ``can_run``, ``should_run``), and the dispatched
-functions by family as NetworkX groups them: ``traversal``, ``components``, ``link_analysis``,
-``centrality``, ``cluster``, ``cores``, ``sets``. They import NetworkX and the public gblas2d
+functions by family as NetworkX groups them: ``traversal``, ``shortest_paths``, ``paths``,
+``distance_measures``, ``components``, ``link_analysis``, ``link_prediction``, ``centrality``,
+``cluster``, ``cores``, ``structure``, ``regular``, ``cuts``, ``assortativity``, ``bipartite``,
+``generators``, ``sets``. They import NetworkX and the public gblas2d
 API only.
 """
 

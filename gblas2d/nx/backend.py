@@ -10,9 +10,12 @@ from . import (
     components,
     cores,
     cuts,
+    distance_measures,
     generators,
     link_analysis,
     link_prediction,
+    paths,
+    regular,
     sets,
     shortest_paths,
     structure,
@@ -75,9 +78,30 @@ class BackendInterface:
     single_target_shortest_path_length = \
         staticmethod(shortest_paths.single_target_shortest_path_length)
 
+    # paths.py
+    all_pairs_shortest_path = staticmethod(paths.all_pairs_shortest_path)
+    bidirectional_shortest_path = staticmethod(paths.bidirectional_shortest_path)
+    predecessor = staticmethod(paths.predecessor)
+    single_source_shortest_path = staticmethod(paths.single_source_shortest_path)
+    single_target_shortest_path = staticmethod(paths.single_target_shortest_path)
+
+    # distance_measures.py
+    average_shortest_path_length = staticmethod(distance_measures.average_shortest_path_length)
+    barycenter = staticmethod(distance_measures.barycenter)
+    center = staticmethod(distance_measures.center)
+    diameter = staticmethod(distance_measures.diameter)
+    eccentricity = staticmethod(distance_measures.eccentricity)
+    efficiency = staticmethod(distance_measures.efficiency)
+    global_efficiency = staticmethod(distance_measures.global_efficiency)
+    local_efficiency = staticmethod(distance_measures.local_efficiency)
+    periphery = staticmethod(distance_measures.periphery)
+    radius = staticmethod(distance_measures.radius)
+    wiener_index = staticmethod(distance_measures.wiener_index)
+
     # components.py
     connected_components = staticmethod(components.connected_components)
     is_connected = staticmethod(components.is_connected)
+    is_semiconnected = staticmethod(components.is_semiconnected)
     is_strongly_connected = staticmethod(components.is_strongly_connected)
     is_weakly_connected = staticmethod(components.is_weakly_connected)
     node_connected_component = staticmethod(components.node_connected_component)
@@ -115,6 +139,7 @@ class BackendInterface:
     # cluster.py
     average_clustering = staticmethod(cluster.average_clustering)
     clustering = staticmethod(cluster.clustering)
+    generalized_degree = staticmethod(cluster.generalized_degree)
     square_clustering = staticmethod(cluster.square_clustering)
     transitivity = staticmethod(cluster.transitivity)
     triangles = staticmethod(cluster.triangles)
@@ -135,6 +160,11 @@ class BackendInterface:
     number_of_selfloops = staticmethod(structure.number_of_selfloops)
     overall_reciprocity = staticmethod(structure.overall_reciprocity)
     reciprocity = staticmethod(structure.reciprocity)
+
+    # regular.py
+    is_eulerian = staticmethod(regular.is_eulerian)
+    is_k_regular = staticmethod(regular.is_k_regular)
+    is_regular = staticmethod(regular.is_regular)
 
     # cuts.py
     boundary_expansion = staticmethod(cuts.boundary_expansion)

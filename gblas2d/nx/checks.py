@@ -148,10 +148,24 @@ def reason(name, a):
         return hits_reason(G)
     if name == "maximal_independent_set":
         return seed_reason(a["seed"])
+    if name in DISTANCE_MEASURES:
+        return distance_reason(name, a)
+    return None
+
+
+def distance_reason(name, a):
+    """Why a distance measure cannot run: weights, or distances the caller has computed."""
+    if a.get("weight") is not None:
+        return f"weighted {name} is not supported"
+    for given in ("e", "sp", "attr"):
+        if a.get(given) is not None:
+            return f"{name} with {given} is not supported"
     return None
 
 
 GENERATORS = ("circular_ladder_graph", "complete_graph", "cycle_graph", "empty_graph",
               "grid_2d_graph", "ladder_graph", "null_graph", "path_graph", "star_graph",
               "trivial_graph", "wheel_graph")
+DISTANCE_MEASURES = ("average_shortest_path_length", "barycenter", "center", "diameter",
+                     "eccentricity", "periphery", "radius", "wiener_index")
 BFS_FUNCTIONS = ("bfs_edges", "bfs_tree", "bfs_predecessors", "bfs_successors")

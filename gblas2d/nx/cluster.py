@@ -1,18 +1,51 @@
-"""Triangles, clustering and transitivity."""
+"""Triangles, clustering, transitivity and generalized degree."""
+
+from collections import Counter
+
+import networkx as nx
 
 import gblas2d as gb
 from gblas2d import algorithms as alg
 
 from .checks import clustering_reason, refuse, square_clustering_reason
 
-__all__ = ["average_clustering", "clustering", "square_clustering", "transitivity",
-           "triangles"]
+__all__ = ["average_clustering", "clustering", "generalized_degree", "square_clustering",
+           "transitivity", "triangles"]
 
 
 def triangles(G, nodes=None):
     """Collective. nx.triangles from ``algorithms.triangles``; ``nodes`` as NetworkX reads it
     (one node: its count; an iterable: a dict of those in G, in its order)."""
     return G.at_nodes(G.to_dict(alg.triangles(G.matrix)), nodes)
+
+
+def generalized_degree(G, nodes=None):
+    """Collective. nx.generalized_degree of an undirected graph: for each node, how many of
+    its edges lie on k triangles, for each k (a Counter), self loops left out::
+
+        B = offdiag(A);  T<B> = B plus.pair B      T(v, w): the triangles on the edge v-w
+
+    an edge on no triangle has no entry in T (degree - nvals(T(v, :)) such edges).
+    """
+    if G.is_directed():
+        raise nx.NetworkXNotImplemented("not implemented for directed type")
+    int64 = gb.dtypes.INT64
+    # B = offdiag(A), every value 1
+    B = G.matrix.select(gb.select.offdiag).new().apply(gb.unary.one).new(int64)
+    # T<B> = B plus.pair B
+    T = B.mxm(B, gb.semiring.plus_pair[int64]).new(mask=B.S)
+    # degree = B plus.reduce rowwise
+    degree = G.to_dict(B.reduce_rowwise(gb.monoid.plus))
+    rows, _, counts = T.to_coo()
+    keys = G.nodes
+    generalized = {v: Counter() for v in keys}
+    for i, k in zip(rows.tolist(), counts.tolist(), strict=True):
+        generalized[keys[i]][k] += 1
+    for v, d in degree.items():
+        zeros = d - sum(generalized[v].values())
+        if zeros:
+            generalized[v][0] = zeros
+    return G.at_nodes(generalized, nodes)
 
 
 def clustering(G, nodes=None, weight=None):

@@ -6,10 +6,11 @@ import numpy as np
 import gblas2d as gb
 from gblas2d import algorithms as alg
 
-__all__ = ["components", "connected_components", "is_connected", "is_strongly_connected",
-           "is_weakly_connected", "node_connected_component", "number_connected_components",
-           "number_strongly_connected_components", "number_weakly_connected_components",
-           "one_component", "strongly_connected_components", "weakly_connected_components"]
+__all__ = ["components", "connected_components", "is_connected", "is_semiconnected",
+           "is_strongly_connected", "is_weakly_connected", "node_connected_component",
+           "number_connected_components", "number_strongly_connected_components",
+           "number_weakly_connected_components", "one_component", "strongly_connected_components",
+           "weakly_connected_components"]
 
 
 def components(G, labels=None):
@@ -111,6 +112,19 @@ def _depth_below(G, labels):
         remaining = remaining.dup(mask=above.S)
         level += 1
     return depth
+
+
+def is_semiconnected(G):
+    """Collective. nx.is_semiconnected of a DiGraph: whether the condensation has a path
+    through every component, i.e. the longest path to a sink (``_depth_below``) has as many
+    components as there are."""
+    if not G.is_directed():
+        raise nx.NetworkXNotImplemented("not implemented for undirected type")
+    if len(G) == 0:
+        raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
+    labels = alg.strongly_connected_components(G.matrix)
+    count = len(np.unique(labels.to_coo()[1]))
+    return int(_depth_below(G, labels).max()) == count - 1
 
 
 def number_strongly_connected_components(G):

@@ -11,7 +11,7 @@ from gblas2d import exceptions
 from .checks import refuse, weight_reason
 
 __all__ = ["all_pairs_shortest_path_length", "has_path", "levels_in_batches",
-           "shortest_path_length",
+           "pair_length", "shortest_path_length",
            "single_source_bellman_ford_path_length", "single_source_dijkstra_path_length",
            "single_source_shortest_path_length", "single_target_shortest_path_length"]
 
@@ -95,7 +95,7 @@ def shortest_path_length(G, source=None, target=None, weight=None, method="dijks
         return G.to_dict(alg.bfs_levels(G.reverse_matrix, G.index_of(target)))
     if target is None:
         return single_source_shortest_path_length(G, source)
-    length = _pair_length(G, source, target)
+    length = pair_length(G, source, target)
     if length is None:
         raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
     return length
@@ -103,10 +103,10 @@ def shortest_path_length(G, source=None, target=None, weight=None, method="dijks
 
 def has_path(G, source, target):
     """Collective. nx.has_path: whether a search from ``source`` reaches ``target``."""
-    return _pair_length(G, source, target) is not None
+    return pair_length(G, source, target) is not None
 
 
-def _pair_length(G, source, target):
+def pair_length(G, source, target):
     """Collective. The level of ``target`` in a search from ``source`` (None: unreached);
     NetworkX's NodeNotFound for a missing one."""
     s = G.index_of(source)

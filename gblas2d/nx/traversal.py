@@ -9,15 +9,16 @@ import numpy as np
 import gblas2d as gb
 from gblas2d import algorithms as alg
 
-__all__ = ["ancestors", "bfs_edges", "bfs_layers", "bfs_predecessors", "bfs_successors",
-           "bfs_tree", "descendants", "descendants_at_distance"]
+__all__ = ["ancestors", "bfs_edges", "bfs_in_order", "bfs_layers", "bfs_predecessors",
+           "bfs_successors", "bfs_tree", "descendants", "descendants_at_distance",
+           "neighbor_order"]
 
 
 def bfs_edges(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
-    """Collective. nx.bfs_edges in NetworkX's order (``_bfs_in_order``), computed at the call
+    """Collective. nx.bfs_edges in NetworkX's order (``bfs_in_order``), computed at the call
     and returned as an iterator of (parent, child) pairs."""
-    layers, parents = _bfs_in_order(G, [_bfs_source(G, source)],
-                                    _neighbor_order(G, reverse, sort_neighbors), depth_limit)
+    layers, parents = bfs_in_order(G, [_bfs_source(G, source)],
+                                   neighbor_order(G, reverse, sort_neighbors), depth_limit)
     nodes = G.nodes
     return iter([(nodes[p], nodes[v]) for layer, above in zip(layers[1:], parents, strict=True)
                  for p, v in zip(above.tolist(), layer.tolist(), strict=True)])
@@ -32,7 +33,7 @@ def bfs_tree(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
 
 
 def bfs_layers(G, sources):
-    """Collective. nx.bfs_layers, each layer in NetworkX's order (``_bfs_in_order``), computed
+    """Collective. nx.bfs_layers, each layer in NetworkX's order (``bfs_in_order``), computed
     at the call and returned as an iterator of lists.
 
     The first layer is ``list(set(sources))`` as in NetworkX; the order of a set of str keys
@@ -50,7 +51,7 @@ def bfs_layers(G, sources):
     # the set's order of str keys is each process's own: rank 0's for all
     first = G.matrix.grid.comm.bcast_object(first)
     index = G.index
-    layers, _ = _bfs_in_order(G, [index[v] for v in first], _neighbor_order(G, False, None))
+    layers, _ = bfs_in_order(G, [index[v] for v in first], neighbor_order(G, False, None))
     nodes = G.nodes
     return iter([[nodes[v] for v in layer.tolist()] for layer in layers])
 
@@ -110,7 +111,7 @@ def _bfs_source(G, source):
     return G.index[source]
 
 
-def _neighbor_order(G, reverse, sort_neighbors):
+def neighbor_order(G, reverse, sort_neighbors):
     """Collective. O(u, v) = the place of v in the order NetworkX's BFS visits u's neighbours:
     ``G[u]`` (its predecessors with ``reverse`` in a DiGraph), passed through ``sort_neighbors``
     when given; a node listed twice keeps its first place. Rank r reads nodes r, r + P, ...;
@@ -133,7 +134,7 @@ def _neighbor_order(G, reverse, sort_neighbors):
                               dup_op=gb.binary.min, distributed=True, grid=grid)
 
 
-def _bfs_in_order(G, first, O, depth_limit=None):
+def bfs_in_order(G, first, O, depth_limit=None):
     """Collective. The layers of a breadth-first search from the rows ``first`` (in order),
     each in the order NetworkX's queue reaches it, and each later layer's parents.
 

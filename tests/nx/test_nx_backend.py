@@ -523,6 +523,163 @@ def test_node_connected_component_and_onion_layers(graph):
         nx.onion_layers(looped(), backend=B)
 
 
+def outcome(f, *args, **kwargs):
+    """``f``'s answer, or the type and message of what it raised."""
+    try:
+        return f(*args, **kwargs)
+    except (nx.NetworkXException, ValueError, ZeroDivisionError) as exc:
+        return type(exc), str(exc)
+
+
+def strong_digraph():
+    """A strongly connected DiGraph with str keys: a directed cycle with random chords."""
+    G = nx.gnp_random_graph(25, 0.08, seed=6, directed=True)
+    nx.add_cycle(G, range(25))
+    return named(G)
+
+
+MEASURED = {
+    "karate": nx.karate_club_graph,
+    "named-small-world": lambda: named(nx.connected_watts_strogatz_graph(40, 4, 0.3, seed=1)),
+    "tree": lambda: named(nx.random_labeled_tree(30, seed=2)),
+    "two-paths": UNDIRECTED["two-paths"],
+    "strong-digraph": strong_digraph,
+    "weighted-digraph": weighted_digraph,
+}
+
+
+@pytest.mark.parametrize("graph", MEASURED)
+def test_distance_measures(graph):
+    """Eccentricity and what it gives, barycenter, average length and the Wiener index:
+    NetworkX's answers exactly on (strongly) connected graphs, its errors on the others."""
+    G = MEASURED[graph]()
+    connected = graph not in ("two-paths", "weighted-digraph")
+    some = list(G)[::7]
+    for f in (nx.eccentricity, nx.diameter, nx.radius, nx.center, nx.periphery, nx.barycenter,
+              nx.average_shortest_path_length, nx.wiener_index):
+        got, want = outcome(f, G, backend=B), outcome(f, G)
+        assert got == want and type(got) is type(want), f.__name__
+        assert connected == (not isinstance(want, tuple)) or f is nx.wiener_index
+    assert outcome(nx.eccentricity, G, v=some, backend=B) == outcome(nx.eccentricity, G, v=some)
+    assert outcome(nx.eccentricity, G, v=some[0], backend=B) == \
+        outcome(nx.eccentricity, G, v=some[0])
+    if not G.is_directed():
+        for f in (nx.diameter, nx.radius, nx.center, nx.periphery):
+            assert outcome(f, G, usebounds=True, backend=B) == outcome(f, G, usebounds=True)
+    if connected:
+        assert nx.wiener_index(G, backend=B) == nx.wiener_index(G) < float("inf")
+
+
+@pytest.mark.parametrize("G", [nx.Graph(), nx.DiGraph()])
+def test_distance_measures_of_the_null_graph_raise_as_networkx(G):
+    for f in (nx.diameter, nx.radius, nx.center, nx.periphery, nx.barycenter,
+              nx.average_shortest_path_length):
+        got, want = outcome(f, G, backend=B), outcome(f, G)
+        assert got == want and isinstance(want, tuple | list), f.__name__
+    assert nx.eccentricity(G, backend=B) == {}
+
+
+@pytest.mark.parametrize("graph", {**UNDIRECTED, **MEASURED})
+def test_efficiency(graph):
+    G = {**UNDIRECTED, **MEASURED}[graph]()
+    if G.is_directed():
+        with pytest.raises(nx.NetworkXNotImplemented):
+            nx.global_efficiency(G, backend=B)
+        return
+    G.add_edge(list(G)[1], list(G)[1])      # G[v] holds v: its subgraph for local efficiency
+    assert nx.global_efficiency(G, backend=B) == pytest.approx(nx.global_efficiency(G),
+                                                               rel=1e-12)
+    assert nx.local_efficiency(G, backend=B) == pytest.approx(nx.local_efficiency(G), rel=1e-12)
+    nodes = list(G)
+    for u, v in zip(nodes[::5], nodes[3::5], strict=False):
+        assert nx.efficiency(G, u, v, backend=B) == nx.efficiency(G, u, v)
+
+
+@pytest.mark.parametrize("graph", {**ALL, **MEASURED})
+def test_paths_in_networkx_order(graph):
+    """The paths NetworkX builds, in its dict order; predecessors in its order; a shortest
+    path between two nodes (NetworkX's meet-in-the-middle may pick another of equal length)."""
+    G = {**ALL, **MEASURED}[graph]()
+    nodes = list(G)
+    for s in (nodes[0], nodes[-1]):
+        for cutoff in (None, 0, 2):
+            for f in (nx.single_source_shortest_path, nx.single_target_shortest_path):
+                got, want = f(G, s, cutoff=cutoff, backend=B), f(G, s, cutoff=cutoff)
+                assert got == want and list(got) == list(want)
+            for kw in ({}, {"target": nodes[3]}, {"return_seen": True},
+                       {"target": nodes[3], "return_seen": True}):
+                got, want = nx.predecessor(G, s, cutoff=cutoff, backend=B, **kw), \
+                    nx.predecessor(G, s, cutoff=cutoff, **kw)
+                assert got == want
+                if not kw:
+                    assert list(got) == list(want)
+    assert list(nx.all_pairs_shortest_path(G, backend=B)) == list(nx.all_pairs_shortest_path(G))
+    assert dict(nx.all_pairs_shortest_path(G, cutoff=1, backend=B)) == \
+        dict(nx.all_pairs_shortest_path(G, cutoff=1))
+    lengths = dict(nx.all_pairs_shortest_path_length(G))
+    for u, v in zip(nodes[::3], nodes[5::3], strict=False):
+        if v not in lengths[u]:
+            with pytest.raises(nx.NetworkXNoPath):
+                nx.bidirectional_shortest_path(G, u, v, backend=B)
+            continue
+        path = nx.bidirectional_shortest_path(G, u, v, backend=B)
+        assert path[0] == u and path[-1] == v and len(path) == lengths[u][v] + 1
+        assert all(G.has_edge(a, b) for a, b in nx.utils.pairwise(path))
+    with pytest.raises(nx.NodeNotFound, match="Source missing not in G"):
+        nx.single_source_shortest_path(G, "missing", backend=B)
+    with pytest.raises(nx.NodeNotFound, match="Target missing is not in G"):
+        nx.bidirectional_shortest_path(G, nodes[0], "missing", backend=B)
+
+
+REGULAR = {
+    "cycle": lambda: named(nx.cycle_graph(9)),
+    "complete": lambda: nx.complete_graph(5),
+    "petersen": nx.petersen_graph,
+    "random-regular": lambda: named(nx.random_regular_graph(3, 20, seed=3)),
+    "two-cycles": lambda: nx.disjoint_union(nx.cycle_graph(4), nx.cycle_graph(5)),
+    "looped-cycle": lambda: nx.Graph([*nx.cycle_graph(6).edges, *((v, v) for v in range(6))]),
+    "directed-cycle": lambda: named(nx.cycle_graph(8, create_using=nx.DiGraph)),
+    "directed-path": lambda: nx.path_graph(6, create_using=nx.DiGraph),
+}
+
+
+@pytest.mark.parametrize("graph", {**REGULAR, **ALL})
+def test_regular_euler_semiconnected_generalized_degree(graph):
+    G = {**REGULAR, **ALL}[graph]()
+    assert nx.is_regular(G, backend=B) is nx.is_regular(G)
+    assert nx.is_eulerian(G, backend=B) is nx.is_eulerian(G)
+    if graph in ("cycle", "complete", "petersen", "random-regular", "looped-cycle"):
+        assert nx.is_regular(G, backend=B)
+        assert nx.is_eulerian(G, backend=B) is (graph in ("cycle", "complete", "looped-cycle"))
+    if G.is_directed():
+        assert nx.is_semiconnected(G, backend=B) is nx.is_semiconnected(G)
+        with pytest.raises(nx.NetworkXNotImplemented):
+            nx.is_k_regular(G, 2, backend=B)
+        return
+    for k in (2, 3, 4):
+        assert nx.is_k_regular(G, k, backend=B) is nx.is_k_regular(G, k)
+    assert nx.generalized_degree(G, backend=B) == nx.generalized_degree(G)
+    v = list(G)[2]
+    assert nx.generalized_degree(G, v, backend=B) == nx.generalized_degree(G, v)
+    with pytest.raises(nx.NetworkXNotImplemented):
+        nx.is_semiconnected(G, backend=B)
+
+
+def test_regular_semiconnected_known_answers():
+    D = nx.DiGraph([(0, 1), (1, 2), (2, 0), (2, 3), (3, 4), (5, 4)])
+    assert not nx.is_semiconnected(D, backend=B)
+    D.remove_edge(5, 4)
+    D.add_edge(4, 5)
+    assert nx.is_semiconnected(D, backend=B)
+    assert nx.is_eulerian(nx.complete_graph(5), backend=B)
+    assert not nx.is_eulerian(nx.complete_graph(4), backend=B)
+    assert nx.is_k_regular(nx.petersen_graph(), 3, backend=B)
+    assert nx.generalized_degree(nx.complete_graph(4), 0, backend=B) == {2: 3}
+    for f in (nx.is_regular, nx.is_semiconnected, nx.is_eulerian):
+        with pytest.raises(nx.NetworkXPointlessConcept):
+            f(nx.DiGraph(), backend=B)
+
+
 def test_functions_listed_for_networkx_are_those_dispatched():
     import _nx_gblas2d
     import gblas2d.nx
@@ -530,7 +687,7 @@ def test_functions_listed_for_networkx_are_those_dispatched():
     dispatched = {name for name, f in vars(gblas2d.nx.BackendInterface).items()
                   if isinstance(f, staticmethod)} - {"convert_from_nx", "convert_to_nx",
                                                      "can_run", "should_run"}
-    assert set(_nx_gblas2d.FUNCTIONS) == dispatched and len(_nx_gblas2d.FUNCTIONS) == 86
+    assert set(_nx_gblas2d.FUNCTIONS) == dispatched and len(_nx_gblas2d.FUNCTIONS) == 107
     assert set(_nx_gblas2d.NOTES) <= dispatched
 
 
@@ -557,6 +714,12 @@ def test_functions_listed_for_networkx_are_those_dispatched():
     lambda G: nx.closeness_centrality(G, distance="weight", backend=B),
     lambda G: nx.harmonic_centrality(G, distance="weight", backend=B),
     lambda G: nx.dominating_set(G.to_directed(), backend=B),
+    lambda G: nx.eccentricity(G, weight="weight", backend=B),
+    lambda G: nx.eccentricity(G, sp=dict(nx.shortest_path_length(G)), backend=B),
+    lambda G: nx.diameter(G, e=nx.eccentricity(G), backend=B),
+    lambda G: nx.barycenter(G, attr="barycentricity", backend=B),
+    lambda G: nx.average_shortest_path_length(G, weight="weight", backend=B),
+    lambda G: nx.wiener_index(G, weight="weight", backend=B),
 ])
 def test_unsupported_arguments_raise_with_explicit_backend(call):
     """With backend="gblas2d" NetworkX tries no other backend: can_run's refusal is a
@@ -618,7 +781,15 @@ NETWORKX_TESTS = [
     "centrality.tests.test_betweenness_centrality::TestEdgeBetweennessCentrality",
     "generators.tests.test_classic", "generators.tests.test_lattice::TestGrid2DGraph",
     "tests.test_cuts", "assortativity.tests.test_neighbor_degree",
-    "assortativity.tests.test_connectivity",
+    "assortativity.tests.test_connectivity", "tests.test_wiener", "tests.test_efficiency",
+    "tests.test_euler::TestIsEulerian", "tests.test_regular::TestIsRegular",
+    "tests.test_regular::TestIsKRegular", "components.tests.test_semiconnected",
+    "tests.test_cluster::TestGeneralizedDegree",
+    "shortest_paths.tests.test_generic::TestAverageShortestPathLength",
+    "tests.test_distance_measures::TestBarycenter",
+    *(f"tests.test_distance_measures::TestDistance::test_{name}" for name in (
+        "eccentricity", "diameter", "radius", "periphery", "center", "bound_center",
+        "radius_exception")),
 ]
 NETWORKX_TESTED = {
     "average_clustering", "bfs_edges", "bfs_layers", "bfs_tree", "clustering",
@@ -635,7 +806,12 @@ NETWORKX_TESTED = {
     "grid_2d_graph", "ladder_graph", "path_graph", "star_graph", "wheel_graph",
     "boundary_expansion", "conductance", "cut_size", "edge_expansion", "mixing_expansion",
     "node_expansion", "normalized_cut_size", "volume", "average_neighbor_degree",
-    "average_degree_connectivity",
+    "average_degree_connectivity", "wiener_index", "efficiency", "global_efficiency",
+    "local_efficiency", "is_eulerian", "is_regular", "is_k_regular", "is_semiconnected",
+    "generalized_degree", "average_shortest_path_length", "barycenter", "eccentricity",
+    "diameter", "radius", "periphery", "center", "single_source_shortest_path",
+    "single_target_shortest_path", "all_pairs_shortest_path", "bidirectional_shortest_path",
+    "predecessor",
 }
 
 
