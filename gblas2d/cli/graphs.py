@@ -41,11 +41,7 @@ def load_graph(spec, *, seed=0, weighted=False, undirected=False):
     try:
         if spec.lower().endswith(graphalytics.SUFFIXES):
             return _graphalytics(spec, undirected)
-        if _is_edge_list(spec):
-            # ids far beyond the number of vertices are labels: numbered 0..n-1, kept for output
-            return io.read_edgelist(_existing(spec), base="auto", symmetric=undirected,
-                                    relabel="auto")
-        return _load(spec, seed, weighted, undirected), None
+        return _load(spec, seed, weighted, undirected)
     except ValueError as exc:
         if isinstance(exc, SpecError):
             raise
@@ -54,6 +50,7 @@ def load_graph(spec, *, seed=0, weighted=False, undirected=False):
 
 
 def _load(spec, seed, weighted, undirected):
+    """``(A, ids)`` of a generator, a Matrix Market file, a saved matrix or an edge list."""
     weights = "uniform" if weighted else None
     kind, _, rest = spec.partition(":")
     parts = rest.split(":") if rest else []
@@ -68,29 +65,26 @@ def _load(spec, seed, weighted, undirected):
         scale, edge_factor = (_ints(spec, parts, ["SCALE", "EDGEFACTOR"]) + [16])[:2]
         if scale > MAX_SCALE:
             raise SpecError(f"graph {spec!r}: SCALE must be at most {MAX_SCALE}")
-        return generators.rmat(scale, edge_factor, seed=seed, symmetric=True, weights=weights)
+        return generators.rmat(scale, edge_factor, seed=seed, symmetric=True,
+                               weights=weights), None
     if kind == "er" and rest:
         if len(parts) != 2:
             raise SpecError(f"graph {spec!r}: expected er:N:M")
         n, m = _ints(spec, parts, ["N", "M"])
-        return generators.erdos_renyi(n, m, seed=seed, symmetric=True, weights=weights)
+        return generators.erdos_renyi(n, m, seed=seed, symmetric=True, weights=weights), None
     if kind == "grid" and rest:
         if len(parts) != 2:
             raise SpecError(f"graph {spec!r}: expected grid:ROWS:COLS")
         r, c = _ints(spec, parts, ["ROWS", "COLS"])
-        return generators.grid_graph(r, c, seed=seed, weights=weights)
+        return generators.grid_graph(r, c, seed=seed, weights=weights), None
     path = _existing(spec)
-    if path.name.lower().endswith(".npz"):
-        return io.load(path)
-    return io.mmread(path)
-
-
-def _is_edge_list(spec):
-    """Whether ``spec`` names a file read as an edge list: not a generator, a Matrix Market
-    file or a saved matrix (``_load``), nor a Graphalytics graph."""
-    kind, _, rest = spec.partition(":")
-    return not (kind in ("kron", "er", "grid") and rest) and not spec.lower().endswith(
-        (".mtx", ".mtx.gz", ".mm", ".npz") + graphalytics.SUFFIXES)
+    name = path.name.lower()
+    if name.endswith((".mtx", ".mtx.gz", ".mm")):
+        return io.mmread(path), None
+    if name.endswith(".npz"):
+        return io.load(path), None
+    # ids far beyond the number of vertices are labels: numbered 0..n-1, kept for output
+    return io.read_edgelist(path, base="auto", symmetric=undirected, relabel="auto")
 
 
 def _existing(spec):

@@ -261,7 +261,7 @@ class Comm:
             world.state.final_at = world.state.seq
         return out
 
-    def _step(self, lanes, failure, op):
+    def _step(self, lanes, failure, op, final=False):
         from mpi4py import MPI
 
         start = time.perf_counter()
@@ -272,7 +272,7 @@ class Comm:
         nbytes = values.nbytes * (self.size - 1)
         self._record(op, nbytes, nbytes, 2 * (self.size - 1), start)
         if values[0]:
-            self._fail_together(failure)
+            self._fail_together(failure, final)
         self.state.kept.clear()  # every rank got here: what they kept, all of them have
         return values[1:1 + len(lanes)].copy()
 
@@ -328,15 +328,13 @@ class Comm:
         for group in self.state.groups:
             if group.size > 1:
                 self.state.posted.append(group._post_header(failed=True))
-        failure.gblas2d_final = final
-        self._step((), failure, "agree")  # raises: this rank's flag is in it
+        self._step((), failure, "agree", final)  # raises: this rank's flag is in it
 
-    def _fail_together(self, failure):
+    def _fail_together(self, failure, final):
         """Collective over the world, once a step showed a flag: every rank's failure (or
         None) and headers made; each group brought in step; the agreed exception raised."""
         from mpi4py import MPI
 
-        final = getattr(failure, "gblas2d_final", False)
         seen = self.mpi.allgather((_describe(failure, final),
                                    [g.calls for g in self.state.groups]))
         for k, group in enumerate(self.state.groups):
