@@ -22,8 +22,8 @@ import numpy as np
 
 from ..exceptions import DimensionMismatch, NotImplementedException
 from ..local import backends
-from ..local.block import Block, BlockMask
-from ..local.keys import merge_disjoint, reduce_scattered, sorted_isin
+from ..local.block import Block, BlockMask, row_pointers
+from ..local.keys import locate, merge_disjoint, reduce_scattered, sorted_isin
 from ..local.piece import Piece, PieceMask
 from ..semirings import monoid
 from . import exchange as ex
@@ -135,7 +135,8 @@ def _mxv(A, x, semiring, out_type, mask, opts, orient, x_first):
         if x.nvals == x.size:
             push_work = block.nvals
         else:
-            push_work = int(_piece_degrees(A, _other(orient))[0][x.piece.entries()[0]].sum())
+            push_work = _degree_sum(_piece_degrees(A, _other(orient))[0],
+                                    x.piece.entries()[0])
         if local_mask is None:
             pull_work = block.nvals
         else:
@@ -170,9 +171,12 @@ def _mxv(A, x, semiring, out_type, mask, opts, orient, x_first):
     if direction == "push":
         # The kernel plan's measure of this block's push: the pointers by x's dimension (a
         # pull needs none; one by the output's dimension is never made for the choice).
-        in_ptr = block.csc_ptr if orient == "mxv" else block.csr[0]
-        block_push = int(in_ptr[-1]) if len(x_idx) == in_len else \
-            int((in_ptr[x_idx + 1] - in_ptr[x_idx]).sum())
+        ids, in_ptr = block.pointers("cols" if orient == "mxv" else "rows")
+        if len(x_idx) == in_len:
+            block_push = int(in_ptr[-1])
+        else:
+            slots = locate(ids, x_idx)[0]
+            block_push = int((in_ptr[slots + 1] - in_ptr[slots]).sum())
 
     allowed = local_mask
     if local_mask is not None and not grid.segment_is_local(out_axis):
@@ -180,7 +184,16 @@ def _mxv(A, x, semiring, out_type, mask, opts, orient, x_first):
         # rows it forbids: gather its packed bitmap. A push leaves it to the owners, which
         # apply it to what the fold brings (O(entries)), not O(n / R) bits a product.
         allowed = None
-        if direction == "pull":
+        if direction == "pull" and mask.parent.nvals * 64 < n_out:
+            # A mask of few entries travels as their positions, fewer bytes than n / R bits
+            # and never O(n / R) memory (a hypersparse matrix's output dimension).
+            on = local_mask.on.entries()[0]
+            _, on, _, _ = ex.gather_segment(grid, n_out, on, np.ones(len(on), dtype=bool),
+                                            np.dtype(bool), out_axis, "sparse")
+            seg = Piece.from_entries(block.nrows if orient == "mxv" else block.ncols, on,
+                                     np.ones(len(on), dtype=bool))
+            allowed = PieceMask(seg, True, local_mask.complement)
+        elif direction == "pull":
             bits = ex.gather_bitmap(grid, n_out, local_mask.bitmap(), out_axis)
             allowed = PieceMask(Piece.from_bitmap(bits, bits), True, False)
 
@@ -213,24 +226,47 @@ def _other(orient):
 
 def _piece_degrees(A, orient):
     """Collective (once per block and orientation, then cached). The degree in the whole
-    matrix of each output of this rank's piece: rows for mxv, columns for vxm (the same for
-    a symmetric matrix, counted once)."""
+    matrix of each output of this rank's piece (rows for mxv, columns for vxm; the same for a
+    symmetric matrix, counted once), and their sum. The degrees are an array over the piece,
+    or (positions, degrees) of the outputs that have any when those are few (a hypersparse
+    matrix), so they are never O(size / P) for a few edges."""
     block = A.block
     key = "degrees_mxv" if A.is_symmetric else f"degrees_{orient}"
     if key not in block.derived:
         if orient == "mxv":
-            n, axis, counts = A.nrows, "row", np.diff(block.csr[0])
+            n, axis = A.nrows, "row"
+            ids, ptr = block.pointers("rows")
+            counts = np.diff(ptr)
+        elif block.is_hyper:
+            n, axis = A.ncols, "col"
+            ids, counts = np.unique(block.cols, return_counts=True)
         else:
             # counted here, not kept as column pointers: the degrees are what is kept
-            n, axis, counts = A.ncols, "col", np.bincount(block.cols, minlength=block.ncols)
+            n, axis, ids = A.ncols, "col", None
+            counts = np.bincount(block.cols, minlength=block.ncols)
         idx = np.flatnonzero(counts)
-        idx, vals, _ = ex.fold_segment(A.grid, n, idx, counts[idx], monoid.plus,
+        vals = counts[idx]
+        if ids is not None:
+            idx = ids[idx]
+        idx, vals, _ = ex.fold_segment(A.grid, n, idx, vals, monoid.plus,
                                        np.dtype(np.int64), axis)
         lo, hi = A.grid.piece(n)
-        degrees = np.zeros(hi - lo, dtype=np.int64)
-        degrees[idx] = vals
-        A.grid.comm.keep(block.derived, key, (degrees, int(degrees.sum())))
+        if len(idx) * 16 < hi - lo:
+            degrees = (idx, vals)
+        else:
+            degrees = np.zeros(hi - lo, dtype=np.int64)
+            degrees[idx] = vals
+        A.grid.comm.keep(block.derived, key, (degrees, int(vals.sum())))
     return block.derived[key]
+
+
+def _degree_sum(degrees, positions):
+    """The sum of the degrees (``_piece_degrees``) at the piece's ``positions``."""
+    if isinstance(degrees, np.ndarray):
+        return int(degrees[positions].sum())
+    idx, vals = degrees
+    slots, there = locate(idx, positions)
+    return int(vals[slots].sum())
 
 
 def _pull_work(piece_degrees, allowed, push_work):
@@ -244,7 +280,7 @@ def _pull_work(piece_degrees, allowed, push_work):
     if allowed.complement and allowed.on.nvals > 8 * push_work:
         return total
     rows = allowed.on.entries()[0] if allowed.complement else allowed.positions()
-    edges = int(degrees[rows].sum())
+    edges = _degree_sum(degrees, rows)
     return total - edges if allowed.complement else edges
 
 
@@ -316,7 +352,7 @@ def _gather_rows(grid, A, B, semiring, out_type, mask, opts):
         inner = b_rows - A.col_offset
         order = np.lexsort((b_cols, inner))
         inner, b_cols, b_vals = inner[order], b_cols[order], b_vals[order]
-        b_ptr = np.zeros(A.block.ncols + 1, dtype=np.int64)
+        b_ptr = row_pointers(A.block.ncols)
         np.cumsum(np.bincount(inner, minlength=A.block.ncols), out=b_ptr[1:])
     direction, local_mask = None, None
     if mask is not None and grid.ncols == 1:

@@ -1,9 +1,19 @@
-"""One rank's block of a Matrix: its entries as CSR, with other views made on first use.
+"""One rank's block of a Matrix: its entries by rows, with other views made on first use.
+
+A block is held as CSR (``ptr`` has a pointer per row) or, when few of its rows have entries,
+as hypersparse DCSR (``hrows``: the sorted rows that have entries; ``ptr``: a pointer per
+such row), as SuiteSparse and CombBLAS do. On a large grid most rows of a block are empty (at
+Graph 500 scale 30 on 64 x 64 ranks, 2^24 rows for ~4M entries), and a matrix may be declared
+up to 2^60 x 2^60: the DCSR keeps the block's memory O(entries) whatever its dimensions.
 
 A block never changes once made; an operation makes a new one. So blocks may share arrays
 (``apply`` keeps the structure of its input, a copy keeps everything) and what is derived from
 the entries (the COO rows, the CSC, scipy and SuiteSparse copies, degrees) is cached for the
 block's life.
+
+Readers that walk the storage take ``by_rows`` / ``by_cols``: (ids, pointers, indices,
+values), ids None for the plain form. ``csr`` and ``csc`` give the plain form of either,
+expanding a hypersparse block's pointers: O(rows), for readers whose work is that size anyway.
 """
 
 from typing import NamedTuple
@@ -11,13 +21,19 @@ from typing import NamedTuple
 import numpy as np
 
 from ..exceptions import OutOfMemory
+from .keys import block_keys, key_rows_cols, keys_fit, run_starts
 
-__all__ = ["Block", "BlockMask"]
+__all__ = ["HYPER_SWITCH", "Block", "BlockMask", "row_pointers"]
+
+# A block whose rows with entries are fewer than this share of its rows is hypersparse
+# (SuiteSparse's default hyper_switch): its plain row pointers would take more than 16 words
+# a nonempty row.
+HYPER_SWITCH = 1 / 16
 
 
-def _row_pointers(nrows):
+def row_pointers(nrows):
     """Zeros for the ``nrows + 1`` row pointers of a block, or OutOfMemory that says what did
-    not fit: a block keeps one pointer a row, whatever its entries."""
+    not fit: a plain block keeps one pointer a row, whatever its entries."""
     try:
         return np.zeros(nrows + 1, dtype=np.int64)
     except MemoryError:
@@ -25,15 +41,43 @@ def _row_pointers(nrows):
                           "pointers on this rank, more than it can allocate") from None
 
 
+def _is_hyper(n, nonempty):
+    return nonempty < HYPER_SWITCH * n
+
+
+def _plain(n, ids, ptr):
+    """The plain pointers (one per row of ``n``) of hypersparse ones."""
+    full = row_pointers(n)
+    full[ids + 1] = np.diff(ptr)
+    np.cumsum(full, out=full)
+    return full
+
+
+def _compress(ids, ptr, n):
+    """(ids, pointers) as the storage rule wants them: hypersparse ones kept when they are few,
+    else made plain (ids None)."""
+    if ids is None or _is_hyper(n, len(ids)):
+        return ids, ptr
+    return None, _plain(n, ids, ptr)
+
+
+def _by_runs(major, n):
+    """The sorted ``major`` index of every entry as (ids, pointers), hypersparse or plain by
+    the storage rule."""
+    starts = run_starts(major)
+    return _compress(major[starts], np.append(starts, len(major)), n)
+
+
 class Block:
     """A local block: unique entries in row-major order, held as CSR (``ptr``, ``cols``,
-    ``values``). The row of every entry (``rows``), the CSC and the scipy views are made on
-    first use."""
+    ``values``) or hypersparse DCSR (``hrows`` too, see the module docstring). The row of
+    every entry (``rows``), the CSC and the scipy views are made on first use."""
 
-    def __init__(self, nrows, ncols, ptr, cols, values, *, rows=None, within_mask=False,
-                 sole=False):
+    def __init__(self, nrows, ncols, ptr, cols, values, *, hrows=None, rows=None,
+                 within_mask=False, sole=False):
         self.nrows, self.ncols = nrows, ncols
         self.ptr, self.cols, self.values = ptr, cols, values
+        self.hrows = hrows
         # Set by the constructors that made the arrays for this block alone, until another
         # block shares them: a backend may then take them over (``backends.adopt``).
         self.sole = sole
@@ -43,20 +87,41 @@ class Block:
         # Set by a one-rank matrix known to equal its transpose (Matrix.mark_symmetric): the
         # CSR is also the CSC, so no copy by columns is made (a fact of the entries).
         self.symmetric = False
-        self._csc = self._csc_ptr = None
+        # The storage by columns (ids, ptr, rows, values), and its pointers alone (ids, ptr).
+        self._csc = self._col_pointers = None
         self._scipy, self._pattern = {}, {}
         # What is derived from the entries on first use and kept while the block lives: each
         # backend's own copy of it, the degrees behind the push/pull choice.
         self.derived = {}
 
     @classmethod
+    def compressed(cls, nrows, ncols, ids, ptr, cols, values, **kwargs):
+        """A block from storage by rows whose pointers are hypersparse (``ids``: their rows,
+        every one with entries) or plain (``ids`` None), held as the storage rule says."""
+        ids, ptr = _compress(ids, ptr, nrows)
+        return cls(nrows, ncols, ptr, cols, values, hrows=ids, **kwargs)
+
+    @classmethod
+    def from_coo(cls, nrows, ncols, rows, cols, values, **kwargs):
+        """From entries sorted by (row, column), the rows kept on the block."""
+        ids, ptr = _by_runs(rows, nrows)
+        return cls(nrows, ncols, ptr, cols, values, hrows=ids, rows=rows, **kwargs)
+
+    @classmethod
     def empty(cls, nrows, ncols, dtype):
-        return cls(nrows, ncols, _row_pointers(nrows), np.empty(0, dtype=np.int64),
-                   np.empty(0, dtype=dtype))
+        return cls.compressed(nrows, ncols, np.empty(0, dtype=np.int64),
+                              np.zeros(1, dtype=np.int64), np.empty(0, dtype=np.int64),
+                              np.empty(0, dtype=dtype))
 
     @classmethod
     def from_keys(cls, nrows, ncols, keys, values):
-        """From sorted unique keys ``row * ncols + col``."""
+        """From sorted unique keys ``row * ncols + col`` (``keys.block_keys``)."""
+        if not keys_fit(nrows, ncols) or _is_hyper(nrows, len(keys)):
+            # Fewer entries than the rule's share of rows: the storage is hypersparse (and
+            # keys beyond int64 belong to such blocks only, bar a few rows of 2^60 columns).
+            rows, cols = key_rows_cols(keys, ncols)
+            ids, ptr = _by_runs(rows, nrows)
+            return cls(nrows, ncols, ptr, cols, values, hrows=ids, sole=True)
         width = max(ncols, 1)
         if len(keys) > 4 * nrows:
             # Each row's first entry by binary search in the sorted keys: no array of the
@@ -65,18 +130,25 @@ class Block:
             # rows counted cost less (7M entries: 24 ms either way; 1,000 entries of 262,144
             # rows: 3.2 ms searched, 0.2 ms counted).
             ptr = np.searchsorted(keys, np.arange(nrows + 1, dtype=np.int64) * width)
+            ids = None
         else:
-            ptr = _row_pointers(nrows)
-            np.cumsum(np.bincount(keys // width, minlength=nrows), out=ptr[1:])
+            counts = np.bincount(keys // width, minlength=nrows)
+            ids = np.flatnonzero(counts)
+            if _is_hyper(nrows, len(ids)):
+                ptr = np.zeros(len(ids) + 1, dtype=np.int64)
+                np.cumsum(counts[ids], out=ptr[1:])
+            else:
+                ptr, ids = row_pointers(nrows), None
+                np.cumsum(counts, out=ptr[1:])
         cols = keys % width
-        # The rows are not kept: most blocks are only ever read as CSR.
-        return cls(nrows, ncols, ptr, cols, values, sole=True)
+        # The rows are not kept: most blocks are only ever read by rows.
+        return cls(nrows, ncols, ptr, cols, values, hrows=ids, sole=True)
 
     def with_values(self, values):
         """The same structure (shared, not copied) with other values."""
         self.sole = False
-        return Block(self.nrows, self.ncols, self.ptr, self.cols, values, rows=self._rows,
-                     within_mask=self.within_mask)
+        return Block(self.nrows, self.ncols, self.ptr, self.cols, values, hrows=self.hrows,
+                     rows=self._rows, within_mask=self.within_mask)
 
     def shares_structure(self, other):
         """Whether ``other`` has these very entries (the same arrays, not equal ones): a block
@@ -86,13 +158,22 @@ class Block:
     def select(self, keep):
         """A new block of the entries where ``keep`` is True."""
         pos = np.flatnonzero(keep)
-        return Block(self.nrows, self.ncols, np.searchsorted(pos, self.ptr), self.cols[pos],
-                     self.values_at(pos), sole=True)
+        ptr, ids = np.searchsorted(pos, self.ptr), self.hrows
+        if ids is not None:
+            # the rows left without entries leave the hypersparse list
+            kept = np.flatnonzero(np.diff(ptr))
+            ids, ptr = ids[kept], np.append(ptr[kept], ptr[-1])
+        return Block(self.nrows, self.ncols, ptr, self.cols[pos], self.values_at(pos),
+                     hrows=ids, sole=True)
 
     @property
     def is_iso(self):
         """Whether one value stands for every entry (a broadcast array, no array of values)."""
         return self.values.strides == (0,)
+
+    @property
+    def is_hyper(self):
+        return self.hrows is not None
 
     def values_at(self, pos):
         """The values of the entries at ``pos``, still one broadcast value for an iso block."""
@@ -111,26 +192,74 @@ class Block:
         return self._rows
 
     def _expand_rows(self):
-        return np.repeat(np.arange(self.nrows, dtype=np.int64), np.diff(self.ptr))
+        ids = self.hrows if self.hrows is not None else np.arange(self.nrows, dtype=np.int64)
+        return np.repeat(ids, np.diff(self.ptr))
 
     def keys(self):
-        return self.rows * self.ncols + self.cols
+        return block_keys(self.rows, self.cols, self.nrows, self.ncols)
+
+    def by_rows(self):
+        """The storage by rows: (row ids or None, pointers, columns, values)."""
+        return self.hrows, self.ptr, self.cols, self.values
+
+    def by_cols(self):
+        """The storage by columns, made on first use: (column ids or None, pointers, rows,
+        values), hypersparse by the same rule as the rows."""
+        if self.symmetric:
+            return self.by_rows()
+        if self._csc is None:
+            if self.hrows is None and not _is_hyper(self.ncols, self.nvals):
+                self._csc = (None, *self._plain_csc())
+            else:
+                # Few entries for the columns: a stable sort of the columns, O(nvals log
+                # nvals), with no array of the columns' length.
+                order = np.argsort(self.cols, kind="stable")
+                ids, ptr = _by_runs(self.cols[order], self.ncols)
+                rows = self._rows if self._rows is not None else self._expand_rows()
+                self._csc = (ids, ptr, rows[order], self.values_at(order))
+        return self._csc
+
+    def _plain_csc(self):
+        from scipy.sparse import csr_array
+
+        # scipy's compiled CSR -> CSC conversion of the entry numbers gives the column-major
+        # order in O(nvals + ncols), where a sort would cost O(nvals log nvals).
+        numbers = np.arange(len(self.cols), dtype=np.int64)
+        csc = csr_array((numbers, self.cols, self.ptr),
+                        shape=(self.nrows, self.ncols)).tocsc()
+        order = csc.data
+        # The rows in column order, without keeping the row of every entry on the block.
+        rows = self._rows if self._rows is not None else self._expand_rows()
+        return csc.indptr.astype(np.int64), rows[order], self.values_at(order)
+
+    def pointers(self, by):
+        """The pointers alone by "rows" or "cols": (ids or None, pointers), without building
+        the storage by columns (the column degrees, for the push/pull measure)."""
+        if by == "rows" or self.symmetric:
+            return self.hrows, self.ptr
+        if self._csc is not None:
+            return self._csc[:2]
+        if self._col_pointers is None:
+            if self.hrows is None and not _is_hyper(self.ncols, self.nvals):
+                ptr = np.zeros(self.ncols + 1, dtype=np.int64)
+                np.cumsum(np.bincount(self.cols, minlength=self.ncols), out=ptr[1:])
+                self._col_pointers = None, ptr
+            else:
+                self._col_pointers = _by_runs(np.sort(self.cols), self.ncols)
+        return self._col_pointers
 
     @property
     def csr(self):
-        return self.ptr, self.cols, self.values
+        """The plain CSR (pointers expanded for a hypersparse block: O(rows))."""
+        if self.hrows is None:
+            return self.ptr, self.cols, self.values
+        return _plain(self.nrows, self.hrows, self.ptr), self.cols, self.values
 
     @property
     def csc_ptr(self):
-        """The CSC column pointers alone (column degrees), without building the CSC."""
-        if self.symmetric:
-            return self.ptr
-        if self._csc is not None:
-            return self._csc[0]
-        if self._csc_ptr is None:
-            self._csc_ptr = np.zeros(self.ncols + 1, dtype=np.int64)
-            np.cumsum(np.bincount(self.cols, minlength=self.ncols), out=self._csc_ptr[1:])
-        return self._csc_ptr
+        """The plain column pointers alone (column degrees), without building the CSC."""
+        ids, ptr = self.pointers("cols")
+        return ptr if ids is None else _plain(self.ncols, ids, ptr)
 
     @property
     def has_csc(self):
@@ -138,21 +267,11 @@ class Block:
 
     @property
     def csc(self):
+        """The plain CSC (pointers expanded when hypersparse: O(columns))."""
         if self.symmetric:
             return self.csr
-        if self._csc is None:
-            from scipy.sparse import csr_array
-
-            # scipy's compiled CSR -> CSC conversion of the entry numbers gives the column-major
-            # order in O(nvals + ncols), where a sort would cost O(nvals log nvals).
-            numbers = np.arange(len(self.cols), dtype=np.int64)
-            csc = csr_array((numbers, self.cols, self.ptr),
-                            shape=(self.nrows, self.ncols)).tocsc()
-            order = csc.data
-            # The rows in column order, without keeping the row of every entry on the block.
-            rows = self._rows if self._rows is not None else self._expand_rows()
-            self._csc = (csc.indptr.astype(np.int64), rows[order], self.values_at(order))
-        return self._csc
+        ids, ptr, rows, vals = self.by_cols()
+        return (ptr if ids is None else _plain(self.ncols, ids, ptr)), rows, vals
 
     def scipy_csr(self, orient="mxv"):
         """The block as a scipy CSR whose rows are the product's outputs: the block itself for
@@ -181,19 +300,24 @@ class Block:
         return self._pattern[key]
 
     def arrays(self):
-        """The numpy arrays this block holds, by part: its entries ("csr"; an iso block's one
-        value), and what was derived from them on first use: the row of every entry ("rows"),
-        the CSC ("csc"), scipy's views ("scipy") and numpy arrays in ``derived`` (the degrees
-        behind the push/pull choice). A backend's own copies are its to count
-        (``backends.held_bytes``)."""
+        """The numpy arrays this block holds, by part: its entries ("csr", with a hypersparse
+        block's row ids; an iso block's one value), and what was derived from them on first
+        use: the row of every entry ("rows"), the storage by columns ("csc"), scipy's views
+        ("scipy") and numpy arrays in ``derived`` (the degrees behind the push/pull choice). A
+        backend's own copies are its to count (``backends.held_bytes``)."""
         values = self.values[:1] if self.is_iso else self.values
-        parts = {"csr": [self.ptr, self.cols, values], "rows": [self._rows],
-                 "csc": [self._csc_ptr, *(self._csc or ())], "scipy": [], "derived": []}
+        parts = {"csr": [self.hrows, self.ptr, self.cols, values], "rows": [self._rows],
+                 "csc": [*(self._col_pointers or ()), *(self._csc or ())], "scipy": [],
+                 "derived": []}
         for mat in (*self._scipy.values(), *self._pattern.values()):
             parts["scipy"] += [mat.indptr, mat.indices, mat.data]
+        def found(value):
+            if isinstance(value, np.ndarray):
+                return [value]
+            return [a for v in value for a in found(v)] if isinstance(value, tuple) else []
+
         for value in self.derived.values():
-            parts["derived"] += [a for a in (value if isinstance(value, tuple) else (value,))
-                                 if isinstance(a, np.ndarray)]
+            parts["derived"] += found(value)
         return {part: [a for a in arrays if a is not None] for part, arrays in parts.items()}
 
     def global_coo(self, row_lo, col_lo):

@@ -2,15 +2,55 @@
 exchange and the containers share. Arrays in, arrays out, no communication.
 
 A key is a position in a piece, or ``row * ncols + col`` in a block; every function here
-keeps keys sorted and unique where it says so, so two lists merge without a sort.
+keeps keys sorted and unique where it says so, so two lists merge without a sort. A block of
+more than 2^63 positions (dimensions up to 2^60, as in python-graphblas) has keys beyond int64:
+they are Python integers in an object array (``block_keys``), which sort, search and compare
+the same way, exactly, at a higher cost per entry; such a block is hypersparse, so its entries
+are few.
 """
 
 import numpy as np
 
 from ..semirings.dtypes import lookup_dtype
 
-__all__ = ["expand_rows", "merge_disjoint", "reduce_by_key", "reduce_scattered", "reduce_sorted",
-           "run_starts", "sorted_isin", "sorted_union", "unique_sorted", "write_sorted"]
+__all__ = ["block_keys", "expand_rows", "key_rows_cols", "keys_fit", "locate", "merge_disjoint",
+           "reduce_by_key", "reduce_scattered", "reduce_sorted", "run_starts", "sorted_isin",
+           "sorted_union", "unique_sorted", "write_sorted"]
+
+
+_INT64_POSITIONS = 2 ** 63
+
+
+def keys_fit(nrows, ncols):
+    """Whether the keys of an ``nrows`` x ``ncols`` block fit in int64."""
+    return nrows * ncols < _INT64_POSITIONS
+
+
+def block_keys(rows, cols, nrows, ncols):
+    """The keys ``row * ncols + col`` of int64 ``rows`` and ``cols``: int64 when every
+    position of the block fits, Python integers otherwise (see the module docstring)."""
+    if keys_fit(nrows, ncols):
+        return rows * ncols + cols
+    return rows.astype(object) * ncols + cols.astype(object)
+
+
+def key_rows_cols(keys, ncols):
+    """The int64 rows and columns of block keys (either kind)."""
+    width = max(ncols, 1)
+    return (keys // width).astype(np.int64, copy=False), (keys % width).astype(np.int64, copy=False)
+
+
+def locate(ids, wanted):
+    """Where the sorted unique ``wanted`` rows sit in a storage by rows: (their slots, which
+    of ``wanted`` have one, None for all). ``ids`` are a hypersparse storage's sorted row ids;
+    None is a plain storage, row r at slot r. O(len(wanted) log len(ids)), never O(rows)."""
+    if ids is None:
+        return wanted, None
+    if len(ids) == 0:
+        return wanted[:0], np.zeros(len(wanted), dtype=bool)
+    slots = np.minimum(np.searchsorted(ids, wanted), len(ids) - 1)
+    there = ids[slots] == wanted
+    return slots[there], there
 
 
 def expand_rows(indptr, rows, *, owners=True):
@@ -104,7 +144,7 @@ def reduce_scattered(keys, vals, monoid, size):
 def merge_disjoint(a_keys, a_vals, b_keys, b_vals):
     """Two sorted key lists with no key in common, merged: each entry's place is its rank in
     its own list plus the number of the other list's keys below it (no sort)."""
-    keys = np.empty(len(a_keys) + len(b_keys), dtype=np.int64)
+    keys = np.empty(len(a_keys) + len(b_keys), dtype=np.result_type(a_keys, b_keys))
     vals = np.empty(len(keys), dtype=np.result_type(a_vals, b_vals))
     at_a = np.arange(len(a_keys)) + np.searchsorted(b_keys, a_keys)
     at_b = np.arange(len(b_keys)) + np.searchsorted(a_keys, b_keys)

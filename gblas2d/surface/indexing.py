@@ -127,7 +127,7 @@ def _region(block, r_lo, c_lo, rows, cols):
     only the named rows are read."""
     if rows is None:
         rows = range(r_lo, r_lo + block.nrows)
-    return _walk(block.ptr, block.cols, rows, cols, r_lo, c_lo, block.nrows)[0]
+    return _walk(block.csr[0], block.cols, rows, cols, r_lo, c_lo, block.nrows)[0]
 
 
 def _sub_entries(a, rows, cols):
@@ -142,7 +142,7 @@ def _sub_entries(a, rows, cols):
         at, entry_cols, entry_rows = _walk(ptr, ind, cols, rows, c_lo, r_lo, b.ncols)
         vals = vals[at]
     else:
-        at, entry_rows, entry_cols = _walk(b.ptr, b.cols, rows, cols, r_lo, c_lo, b.nrows)
+        at, entry_rows, entry_cols = _walk(b.csr[0], b.cols, rows, cols, r_lo, c_lo, b.nrows)
         vals = b.values_at(at)
     which, l = _hits(np.atleast_1d(cols) if is_one(cols) else cols, entry_cols)
     entry_rows, vals = entry_rows[which], vals[which]
@@ -364,7 +364,7 @@ def assign(c, index, value, mask, accum, replace, *, submask=False):
 def _region_keys(block, r_lo, c_lo, rows, cols):
     """The local keys (row * ncols + col, ascending) of the block's entries in rows x cols,
     and their positions in its CSR: only the named rows are read."""
-    at, r, q = _walk(block.ptr, block.cols, rows, cols, r_lo, c_lo, block.nrows)
+    at, r, q = _walk(block.csr[0], block.cols, rows, cols, r_lo, c_lo, block.nrows)
     return (r - r_lo) * block.ncols + (q - c_lo), at
 
 

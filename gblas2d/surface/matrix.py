@@ -17,11 +17,10 @@ from ..exceptions import (
     IndexOutOfBound,
     InvalidValue,
     NotImplementedException,
-    OutOfMemory,
 )
 from ..local import backends
 from ..local.block import Block
-from ..local.keys import reduce_sorted
+from ..local.keys import block_keys, keys_fit, reduce_sorted
 from ..local.piece import Piece
 from ..semirings import binary, monoid, semiring
 from ..semirings.dtypes import FP64, lookup_dtype
@@ -43,6 +42,7 @@ from .expr import (
 from .indexing import EMPTY, assign
 from .infix import ScalarLike, matmul
 from .inputs import (
+    INDEX_LIMIT,
     FirstOnlyMonoid,
     LengthMismatch,
     agreed_dtype,
@@ -109,23 +109,15 @@ class Matrix(Container):
         self.grid = grid or default_grid()
         self.dtype = lookup_dtype(dtype)
         nrows, ncols = int(nrows), int(ncols)
-        if nrows < 0 or ncols < 0:
-            raise InvalidValue(f"Matrix dimensions must be non-negative, got {nrows}x{ncols}")
+        if not (0 <= nrows <= INDEX_LIMIT and 0 <= ncols <= INDEX_LIMIT):
+            raise InvalidValue(f"Matrix dimensions must be in [0, 2**60], got {nrows}x{ncols}")
         self.grid.comm.check_replicated("Matrix", str(self.dtype), nrows, ncols)
         self._nrows, self._ncols = nrows, ncols
         self._row_lo, row_hi = self.grid.row_block(nrows)
         self._col_lo, col_hi = self.grid.col_block(ncols)
-        try:
-            self._block = Block.empty(row_hi - self._row_lo, col_hi - self._col_lo,
-                                      self.dtype.np_type)
-        except OutOfMemory:
-            # Said from the shape and the grid, so every rank says it alike: this call makes
-            # no collective that could agree on one rank's words.
-            rows = -(-nrows // self.grid.nrows)
-            raise OutOfMemory(
-                f"a {nrows:,} x {ncols:,} Matrix on {self.grid.describe()} keeps a row pointer "
-                f"for each of the up to {rows:,} rows of a block: {8 * (rows + 1):,} bytes, "
-                "more than this rank can allocate") from None
+        # An empty block is hypersparse: O(1) memory whatever the dimensions.
+        self._block = Block.empty(row_hi - self._row_lo, col_hi - self._col_lo,
+                                  self.dtype.np_type)
         self._nvals = 0
         # Known to equal its transpose (a symmetric generator or Matrix Market file): A^T is
         # then A's own blocks, with no all-to-all. Every write forgets it.
@@ -268,9 +260,13 @@ class Matrix(Container):
             del owners
         # The keys replace the index arrays at once, so the build holds one copy of the input;
         # computed in place, with no temporary arrays.
-        keys = rows * out._block.ncols
-        keys += columns
-        keys -= out._row_lo * out._block.ncols + out._col_lo
+        b = out._block
+        if keys_fit(b.nrows, b.ncols):
+            keys = rows * b.ncols
+            keys += columns
+            keys -= out._row_lo * b.ncols + out._col_lo
+        else:
+            keys = block_keys(rows - out._row_lo, columns - out._col_lo, b.nrows, b.ncols)
         rows = columns = None
         entries = [keys, values]
         keys = values = None
@@ -616,8 +612,10 @@ class Matrix(Container):
             if axis == "row":
                 idx, vals = reduce_sorted(b.rows, b.values, mon)
             else:
-                ptr, rows, vals = b.csc
-                cols = np.repeat(np.arange(b.ncols, dtype=np.int64), np.diff(ptr))
+                ids, ptr, _, vals = b.by_cols()
+                counts = np.diff(ptr)
+                cols = np.repeat(np.arange(len(counts), dtype=np.int64) if ids is None
+                                 else ids, counts)
                 idx, vals = reduce_sorted(cols, vals, mon)
             vals = vals.astype(out_type.np_type, copy=False)
             idx, vals, _ = fold_segment(a.grid, n, idx, vals, mon, out_type.np_type, axis)
@@ -672,30 +670,36 @@ class Matrix(Container):
         if grid.nprocs == 1:
             # The block is the whole matrix and its CSC is A^T's CSR.
             return backends.run("transpose_block", b)
-        ptr, r, v = b.csc
-        c_local = np.repeat(np.arange(b.ncols, dtype=np.int64), np.diff(ptr))
+        ids, ptr, r, v = b.by_cols()
+        counts = np.diff(ptr)
+        here = np.arange(len(counts), dtype=np.int64) if ids is None else ids
+        c_local = np.repeat(here, counts)
         # The owner of A^T's entry (c, r): a grid row from c, a grid column from r. Every column
         # c of this block has one grid row, so it is found per column, not per entry; r meets
         # only the few column blocks its row block spans.
-        t_rows = self._col_lo + np.arange(b.ncols, dtype=np.int64)
-        grid_row = grid.row_block_of(self._ncols, t_rows).astype(np.int16)
+        grid_row = grid.row_block_of(self._ncols, self._col_lo + here).astype(np.int16)
         col_bounds = [grid.col_block(self._nrows, j)[0] for j in range(1, grid.ncols)]
         grid_col = np.searchsorted(np.array(col_bounds, dtype=np.int64) - self._row_lo, r,
                                    side="right").astype(np.int16)
-        owners = np.repeat(grid_row * np.int16(grid.ncols), np.diff(ptr)) + grid_col
-        # One global key per entry travels instead of a row and a column: a third less volume.
-        keys, vals = redist.to_owners(grid, owners, (c_local + self._col_lo) * self._nrows +
-                                      r + self._row_lo, v)
+        owners = np.repeat(grid_row * np.int16(grid.ncols), counts) + grid_col
         lo_r, hi_r = grid.row_block(self._ncols)
         lo_c, hi_c = grid.col_block(self._nrows)
-        if len(keys) > 1 and not (keys[1:] > keys[:-1]).all():
-            keys, vals = _sort_keys(keys, vals)
-        rows, cols = np.divmod(keys, self._nrows)
+        if keys_fit(self._ncols, self._nrows):
+            # One global key per entry travels instead of a row and a column: a third less
+            # volume.
+            keys, vals = redist.to_owners(grid, owners, (c_local + self._col_lo) *
+                                          self._nrows + r + self._row_lo, v)
+            if len(keys) > 1 and not (keys[1:] > keys[:-1]).all():
+                keys, vals = _sort_keys(keys, vals)
+            rows, cols = np.divmod(keys, self._nrows)
+        else:
+            rows, cols, vals = redist.to_owners(grid, owners, c_local + self._col_lo,
+                                                r + self._row_lo, v)
+            order = np.lexsort((cols, rows))
+            rows, cols, vals = rows[order], cols[order], vals[order]
         rows -= lo_r
         cols -= lo_c
-        t_ptr = np.zeros(hi_r - lo_r + 1, dtype=np.int64)
-        np.cumsum(np.bincount(rows, minlength=hi_r - lo_r), out=t_ptr[1:])
-        return Block(hi_r - lo_r, hi_c - lo_c, t_ptr, cols, vals, rows=rows)
+        return Block.from_coo(hi_r - lo_r, hi_c - lo_c, rows, cols, vals)
 
     # ---- shape (shape.py) ----
     def kronecker(self, other, op=binary.times):

@@ -32,6 +32,7 @@ from .expr import (
 )
 from .infix import ScalarLike, matmul
 from .inputs import (
+    INDEX_LIMIT,
     FirstOnlyMonoid,
     LengthMismatch,
     agreed_dtype,
@@ -69,8 +70,8 @@ class Vector(Container):
         self.grid = grid or default_grid()
         self.dtype = lookup_dtype(dtype)
         size = int(size)
-        if size < 0:
-            raise InvalidValue(f"Vector size must be non-negative, got {size}")
+        if not 0 <= size <= INDEX_LIMIT:
+            raise InvalidValue(f"Vector size must be in [0, 2**60], got {size}")
         self.grid.comm.check_replicated("Vector", str(self.dtype), size)
         self._size = size
         self._lo, hi = self.grid.piece(size)

@@ -612,11 +612,13 @@ def test_a_failure_while_routing_to_owners_is_raised_on_every_rank(monkeypatch):
     assert gb.Matrix.from_coo(rows, rows, 1.0, nrows=N, ncols=N, distributed=True).nvals == N
 
 
-def test_a_matrix_too_large_for_its_row_pointers_is_one_out_of_memory():
-    """A dimension whose blocks' row pointers cannot be allocated is one OutOfMemory (also a
-    MemoryError) on every rank, saying what did not fit; the grid goes on."""
-    with pytest.raises(OutOfMemory, match="keeps a row pointer") as exc:
-        gb.Matrix(float, 2**40, 2**40)
+def test_a_product_that_needs_plain_row_pointers_of_a_huge_matrix_is_one_memory_error():
+    """mxm still reads B's rows by plain pointers, one per row of a block (the products by a
+    vector, the element-wise ops and the rest walk a hypersparse block's own rows). On a
+    2^40 x 2^40 matrix that is one OutOfMemory (a MemoryError) on every rank; the grid goes on."""
+    A = gb.Matrix.from_coo([0, 5], [5, 0], 1.0, nrows=2**40, ncols=2**40)
+    assert A.mxv(gb.Vector.from_coo([0], [2.0], size=2**40)).new().nvals == 1
+    with pytest.raises(OutOfMemory, match="bytes of row pointers") as exc:
+        A.mxm(A).new()
     assert_agreed(exc, OutOfMemory)
-    assert isinstance(exc.value, MemoryError)
     assert gb.Vector.from_coo([0], [1.0], size=N).nvals == 1

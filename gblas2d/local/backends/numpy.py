@@ -23,6 +23,7 @@ from ...semirings.dtypes import lookup_dtype
 from ..block import Block
 from ..keys import (
     expand_rows,
+    locate,
     reduce_scattered,
     reduce_sorted,
     unique_sorted,
@@ -145,23 +146,35 @@ def spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset,
     monoid = semiring.monoid
     n_out = (block.nrows if orient == "mxv" else block.ncols)
     if direction == "pull":
-        # Pull reads the storage by output (CSR for mxv, CSC for vxm), push the other one.
-        out_ptr, out_ind, out_val = block.csr if orient == "mxv" else block.csc
+        # Pull reads the storage by output (by rows for mxv, by columns for vxm), push the
+        # other one. A hypersparse storage lists its outputs (``ids``); a plain one has them
+        # all, in order.
+        ids, out_ptr, out_ind, out_val = block.by_rows() if orient == "mxv" else \
+            block.by_cols()
+        if allowed is None:
+            counts = np.diff(out_ptr)
+            out = np.repeat(np.arange(len(counts), dtype=np.int64) if ids is None else ids,
+                            counts)
         if allowed is None and x.is_full:
             # Every input present, every output wanted: the storage arrays are the products'
             # operands as they stand, no positions to gather or filter.
-            out = np.repeat(np.arange(len(out_ptr) - 1, dtype=np.int64), np.diff(out_ptr))
             x_dense = x.dense_values()
             prod = _multiply(semiring, out_val, x_dense[out_ind], lambda: out + out_offset,
                              lambda: out_ind + in_offset, x_first)
-            starts = out_ptr[:-1][np.diff(out_ptr) > 0]
+            starts = out_ptr[:-1][counts > 0]
             return out[starts], monoid.reduceat(prod, starts).astype(out_dtype, copy=False)
         if allowed is None:
             pos = np.arange(len(out_ind), dtype=np.int64)
-            out = np.repeat(np.arange(len(out_ptr) - 1, dtype=np.int64), np.diff(out_ptr))
         else:
-            rows = allowed.positions()
-            pos, owner = expand_rows(out_ptr, rows)
+            if ids is None:
+                rows = allowed.positions()
+                slots = rows
+            else:
+                # The outputs that have entries, less those the mask forbids: O(entries),
+                # where the allowed positions of a complemented mask are O(outputs).
+                slots = np.flatnonzero(allowed.allows(ids))
+                rows = ids[slots]
+            pos, owner = expand_rows(out_ptr, slots)
             out = rows[owner]
         inp = out_ind[pos]
         keep, x_vals = x.lookup(inp)
@@ -170,17 +183,20 @@ def spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset,
                          lambda: inp + in_offset, x_first)
         idx, vals = reduce_sorted(out, prod, monoid)
         return idx, vals.astype(out_dtype, copy=False)
-    in_ptr, in_ind, in_val = block.csc if orient == "mxv" else block.csr
+    ids, in_ptr, in_ind, in_val = block.by_cols() if orient == "mxv" else block.by_rows()
     x_idx, x_vals = x.entries()
+    slots, there = locate(ids, x_idx)
     if _ones_once(semiring):
         # Every product is one and repeats fold to one (BFS's any_pair): the outputs are the
         # distinct positions reached, with no products made or reduced.
-        out = in_ind[expand_rows(in_ptr, x_idx, owners=False)[0]]
+        out = in_ind[expand_rows(in_ptr, slots, owners=False)[0]]
         if allowed is not None:
             out = out[allowed.allows(out)]
         idx = unique_sorted(out)
         return idx, np.ones(len(idx), dtype=out_dtype)
-    pos, owner = expand_rows(in_ptr, x_idx)
+    if there is not None:
+        x_idx, x_vals = x_idx[there], x_vals[there]
+    pos, owner = expand_rows(in_ptr, slots)
     out = in_ind[pos]
     if allowed is not None:
         keep = allowed.allows(out)
@@ -223,9 +239,7 @@ def spgemm(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask
     rows, cols, vals = fast or _spgemm_csr(a_ptr, a_ind, a_val, b_ptr, b_ind, b_val, semiring,
                                            a_row_offset=a_row_offset,
                                            inner_offset=inner_offset)
-    ptr = np.zeros(a.nrows + 1, dtype=np.int64)
-    np.cumsum(np.bincount(rows, minlength=a.nrows), out=ptr[1:])
-    return Block(a.nrows, b_ncols, ptr, cols, vals, rows=rows)
+    return Block.from_coo(a.nrows, b_ncols, rows, cols, vals)
 
 
 def _spgemm_scipy(a_ptr, a_ind, a_val, b_ptr, b_ind, b_val, semiring, a_dtype, b_dtype):
@@ -317,6 +331,6 @@ def select_values(block, op, thunk):
 
 
 def transpose_block(block):
-    """The transpose of a whole-matrix block: its CSC read as a CSR (arrays shared with the
-    CSC, which the block keeps)."""
-    return Block(block.ncols, block.nrows, *block.csc)
+    """The transpose of a whole-matrix block: its storage by columns read as one by rows
+    (arrays shared with it, which the block keeps)."""
+    return Block.compressed(block.ncols, block.nrows, *block.by_cols())

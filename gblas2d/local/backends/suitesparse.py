@@ -104,13 +104,16 @@ def _matrix(block, by):
 
 
 def _rows_of(block):
-    """A copy of the block by rows."""
+    """A copy of the block by rows, hypersparse when the block is."""
     # A pattern graph (every value the same) is imported iso: one value, no array.
     iso = _iso(block)
-    ptr, ind, val = block.csr
-    return grb.Matrix.ss.import_csr(nrows=block.nrows, ncols=block.ncols, indptr=ptr,
-                                    col_indices=ind, values=val[:1] if iso else val,
-                                    is_iso=iso, sorted_cols=True)
+    ids, ptr, ind, val = block.by_rows()
+    layout = {"indptr": ptr, "col_indices": ind, "values": val[:1] if iso else val,
+              "is_iso": iso, "sorted_cols": True}
+    if ids is None:
+        return grb.Matrix.ss.import_csr(nrows=block.nrows, ncols=block.ncols, **layout)
+    return grb.Matrix.ss.import_hypercsr(nrows=block.nrows, ncols=block.ncols, rows=ids,
+                                         **layout)
 
 
 def _iso(block):
@@ -130,30 +133,38 @@ def adopt(block):
     # block's values go over as they are, sharing, so one value would save nothing).
     iso = block.is_iso
     arrays = {"ptr": _owner(block.ptr), "cols": _owner(block.cols)}
+    if block.is_hyper:
+        arrays["hrows"] = _owner(block.hrows)
     if not iso:
         arrays["values"] = _owner(block.values)
     if any(a is None for a in arrays.values()):
         return
+    indices = [name for name in arrays if name != "values"]
     # The index arrays are int64 in the block and uint64 in SuiteSparse: the same words.
-    for name in ("ptr", "cols"):
+    for name in indices:
         if arrays[name].dtype == np.int64:
             arrays[name].dtype = np.uint64
+    layout = {"indptr": arrays["ptr"], "col_indices": arrays["cols"],
+              "values": block.values[:1] if iso else arrays["values"], "is_iso": iso,
+              "sorted_cols": True, "take_ownership": True}
     try:
-        matrix = grb.Matrix.ss.import_csr(
-            nrows=block.nrows, ncols=block.ncols, indptr=arrays["ptr"],
-            col_indices=arrays["cols"], values=block.values[:1] if iso else arrays["values"],
-            is_iso=iso, sorted_cols=True, take_ownership=True)
+        if block.is_hyper:
+            matrix = grb.Matrix.ss.import_hypercsr(nrows=block.nrows, ncols=block.ncols,
+                                                   rows=arrays["hrows"], **layout)
+        else:
+            matrix = grb.Matrix.ss.import_csr(nrows=block.nrows, ncols=block.ncols, **layout)
     finally:
-        for name in ("ptr", "cols"):
+        for name in indices:
             if arrays[name] is getattr(block, name):
                 arrays[name].dtype = np.int64
     # The matrix never changes its format: a conversion would free the arrays it took.
-    matrix.ss.config["sparsity_control"] = "sparse"
+    matrix.ss.config["sparsity_control"] = "hypersparse" if block.is_hyper else "sparse"
     shared = 0
     for name, array in arrays.items():
         if not array.flags.owndata:
             # Taken over: from now on the block reads SuiteSparse's memory.
-            view = _held(array, matrix)
+            # (the hyperlist's interface comes back as a column: read it flat)
+            view = _held(array, matrix).reshape(-1)
             setattr(block, name, view.view(np.int64) if name != "values" else view)
             shared += array.nbytes
     block.sole = False
@@ -240,7 +251,10 @@ def _block_of(matrix, *, keep):
     """A Block with the entries of a GraphBLAS matrix. A matrix that lives on (``keep``) is
     copied; otherwise its arrays are taken over."""
     nrows, ncols = matrix.nrows, matrix.ncols
-    out = matrix.ss.export("csr", sort=True, give_ownership=not keep)
+    # SuiteSparse's own choice of hypersparse or not, then the block's rule (which may make
+    # plain what SuiteSparse kept hypersparse).
+    hyper = matrix.ss.format == "hypercsr"
+    out = matrix.ss.export("hypercsr" if hyper else "csr", sort=True, give_ownership=not keep)
     # Exported indices are uint64 below 2**63: read them as int64 without a copy.
     ptr = out["indptr"].view(np.int64)
     cols = out["col_indices"].view(np.int64)
@@ -248,7 +262,8 @@ def _block_of(matrix, *, keep):
     if out.get("is_iso"):
         vals = np.broadcast_to(vals[:1], (len(cols),))
     # Arrays taken over from a matrix that is let go are the block's alone.
-    return Block(nrows, ncols, ptr, cols, vals, sole=not keep)
+    ids = out["rows"].view(np.int64) if hyper else None
+    return Block.compressed(nrows, ncols, ids, ptr, cols, vals, sole=not keep)
 
 
 def _native(dtype):
