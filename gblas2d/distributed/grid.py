@@ -14,7 +14,7 @@ import numpy as np
 
 from .comm import Comm, stats
 
-__all__ = ["Grid", "collective", "default_grid", "set_default_grid"]
+__all__ = ["Grid", "Layout", "collective", "default_grid", "set_default_grid"]
 
 
 def _most_square(p):
@@ -35,71 +35,27 @@ def _shape_from_env(p):
     return r, c
 
 
-class Grid:
-    """An R x C grid of MPI ranks with its row and column communicators.
-
-    Collective (builds the row and column communicators with ``Split``).
-
-    Parameters
-    ----------
-    comm : mpi4py communicator, optional
-        Default ``MPI.COMM_WORLD``; a single process runs without calling MPI collectives.
-    shape : (int, int), optional
-        (R, C) with R * C equal to the communicator size. Default: the ``GBLAS2D_GRID``
-        environment variable (``"2x3"``), else the most square factorization, R <= C.
+class Layout:
+    """Where everything lives on an R x C grid, seen from one rank: pure arithmetic, no
+    communicator. ``Grid`` is a Layout with its communicators; a Layout alone is a virtual
+    rank, for computing what rank (i, j) of a grid of any size would hold (the scale model,
+    ``benchmarks/bench_hypersparse.py``) without MPI.
 
     Examples
     --------
-    >>> g = Grid(shape=(1, 1))
-    >>> g.shape, g.rank
-    ((1, 1), 0)
+    >>> Layout((64, 64), 65).row_block(2**20)
+    (16384, 32768)
     """
 
-    def __init__(self, comm=None, shape=None):
-        if comm is None:
-            from mpi4py import MPI
-
-            comm = MPI.COMM_WORLD
-        size = comm.Get_size()
-        shape = shape or _shape_from_env(size) or _most_square(size)
+    def __init__(self, shape, rank):
         nrows, ncols = (int(s) for s in shape)
-        if nrows * ncols != size or nrows < 1:
-            raise ValueError(f"grid shape {nrows}x{ncols} does not match {size} processes")
+        if nrows < 1 or ncols < 1 or not 0 <= rank < nrows * ncols:
+            raise ValueError(f"no rank {rank} on a {nrows}x{ncols} grid")
         self.shape = (nrows, ncols)
-        self.nprocs = size
-        self._mpi_comm = comm
-        self.rank = comm.Get_rank()
-        self.myrow, self.mycol = divmod(self.rank, ncols)
+        self.nprocs = nrows * ncols
+        self.rank = rank
+        self.myrow, self.mycol = divmod(rank, ncols)
         self._offsets = {}
-        if size == 1:
-            self.comm = Comm(None, "world")
-            self.row_comm = Comm(None, "row")
-            self.col_comm = Comm(None, "col")
-            self.transpose_comm = Comm(None, "transpose")
-            return
-        self.comm = Comm(comm, "world")
-        self.row_comm = Comm(comm.Split(self.myrow, self.mycol), "row", self.comm,
-                             [self.myrow * ncols + c for c in range(ncols)])
-        self.col_comm = Comm(comm.Split(self.mycol, self.myrow), "col", self.comm,
-                             [r * ncols + self.mycol for r in range(nrows)])
-        # The ranks that pass pieces round when they are laid along grid columns: the cycle of
-        # col_position through this rank (a pair when R == C, this rank alone when R or C is 1).
-        cycle = [self.rank]
-        while (k := int(self.col_position(cycle[-1]))) != self.rank:
-            cycle.append(k)
-        self.transpose_comm = Comm(comm.Split(min(cycle), self.rank), "transpose", self.comm,
-                                   sorted(cycle))
-        _distributed[0] = True
-
-    def __repr__(self):
-        return f"Grid(shape={self.shape}, rank={self.rank})"
-
-    def same_as(self, other):
-        """Whether objects on grid ``other`` may meet objects on this one in an operation: the
-        same grid, one of the same shape over the same communicator (ownership is then the
-        same), or two one-process grids."""
-        return other is self or (isinstance(other, Grid) and other.shape == self.shape and (
-            other._mpi_comm is self._mpi_comm or self.nprocs == 1))
 
     def describe(self):
         """The grid in words that are the same on every rank (for messages)."""
@@ -178,16 +134,6 @@ class Grid:
         grid columns: ``j * R + t`` (the inverse of ``col_position``)."""
         return self.mycol * self.nrows + self.myrow
 
-    def lay_along_columns(self, message, home=False):
-        """Collective over ``transpose_comm``. Piece k's ``message`` moves from rank k to grid
-        position ``col_position(k)``, and this rank receives the message of the piece that
-        sits at its position; ``home``: the way back."""
-        group = self.transpose_comm
-        there, here = group.members.index(int(self.col_position(self.rank))), \
-            group.members.index(self.col_piece())
-        return group.sendrecv(message, here, there) if home else \
-            group.sendrecv(message, there, here)
-
     def row_block_of(self, n, index):
         """The grid row whose row block holds each global index; vectorized."""
         return self.owner(n, index) // self.ncols
@@ -208,6 +154,79 @@ class Grid:
         """Whether this rank's row ("row") or column ("col") segment is its own piece alone:
         nothing travels to gather it or to fold into it."""
         return (self.nrows if axis == "col" else self.ncols) == 1
+
+
+class Grid(Layout):
+    """An R x C grid of MPI ranks with its row and column communicators.
+
+    Collective (builds the row and column communicators with ``Split``).
+
+    Parameters
+    ----------
+    comm : mpi4py communicator, optional
+        Default ``MPI.COMM_WORLD``; a single process runs without calling MPI collectives.
+    shape : (int, int), optional
+        (R, C) with R * C equal to the communicator size. Default: the ``GBLAS2D_GRID``
+        environment variable (``"2x3"``), else the most square factorization, R <= C.
+
+    Examples
+    --------
+    >>> g = Grid(shape=(1, 1))
+    >>> g.shape, g.rank
+    ((1, 1), 0)
+    """
+
+    def __init__(self, comm=None, shape=None):
+        if comm is None:
+            from mpi4py import MPI
+
+            comm = MPI.COMM_WORLD
+        size = comm.Get_size()
+        shape = shape or _shape_from_env(size) or _most_square(size)
+        nrows, ncols = (int(s) for s in shape)
+        if nrows * ncols != size or nrows < 1:
+            raise ValueError(f"grid shape {nrows}x{ncols} does not match {size} processes")
+        super().__init__((nrows, ncols), comm.Get_rank())
+        self._mpi_comm = comm
+        if size == 1:
+            self.comm = Comm(None, "world")
+            self.row_comm = Comm(None, "row")
+            self.col_comm = Comm(None, "col")
+            self.transpose_comm = Comm(None, "transpose")
+            return
+        self.comm = Comm(comm, "world")
+        self.row_comm = Comm(comm.Split(self.myrow, self.mycol), "row", self.comm,
+                             [self.myrow * ncols + c for c in range(ncols)])
+        self.col_comm = Comm(comm.Split(self.mycol, self.myrow), "col", self.comm,
+                             [r * ncols + self.mycol for r in range(nrows)])
+        # The ranks that pass pieces round when they are laid along grid columns: the cycle of
+        # col_position through this rank (a pair when R == C, this rank alone when R or C is 1).
+        cycle = [self.rank]
+        while (k := int(self.col_position(cycle[-1]))) != self.rank:
+            cycle.append(k)
+        self.transpose_comm = Comm(comm.Split(min(cycle), self.rank), "transpose", self.comm,
+                                   sorted(cycle))
+        _distributed[0] = True
+
+    def __repr__(self):
+        return f"Grid(shape={self.shape}, rank={self.rank})"
+
+    def same_as(self, other):
+        """Whether objects on grid ``other`` may meet objects on this one in an operation: the
+        same grid, one of the same shape over the same communicator (ownership is then the
+        same), or two one-process grids."""
+        return other is self or (isinstance(other, Grid) and other.shape == self.shape and (
+            other._mpi_comm is self._mpi_comm or self.nprocs == 1))
+
+    def lay_along_columns(self, message, home=False):
+        """Collective over ``transpose_comm``. Piece k's ``message`` moves from rank k to grid
+        position ``col_position(k)``, and this rank receives the message of the piece that
+        sits at its position; ``home``: the way back."""
+        group = self.transpose_comm
+        there, here = group.members.index(int(self.col_position(self.rank))), \
+            group.members.index(self.col_piece())
+        return group.sendrecv(message, here, there) if home else \
+            group.sendrecv(message, there, here)
 
 
 _default = []

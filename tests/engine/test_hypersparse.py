@@ -136,8 +136,8 @@ def test_dimensions_beyond_2_60_are_refused_as_python_graphblas_does():
 
 
 @pytest.mark.parametrize(("nrows", "rows_used", "per_row"),
-                         [(1000, 10, 3), (1000, 62, 1), (1000, 63, 1), (1000, 2, 400),
-                          (16, 1, 1), (1, 1, 1)])
+                         [(1000, 10, 3), (1000, 249, 1), (1000, 250, 1), (1000, 2, 400),
+                          (16, 3, 1), (16, 4, 1), (1, 1, 1)])
 def test_a_block_is_hypersparse_exactly_when_its_nonempty_rows_are_few(nrows, rows_used,
                                                                      per_row):
     """The rule of the block's storage, on the block alone: hypersparse when fewer than
