@@ -5,6 +5,7 @@ unchanged under ``mpiexec -n P``.
     gblas2d run ALGO --graph SPEC [...]      one algorithm on one graph
     gblas2d graph500 --scale S               the Graph 500 BFS benchmark
     gblas2d info --graph SPEC                sizes, degrees, blocks per rank and balance
+    gblas2d model --graph SPEC --grids 64x64 a BFS's blocks and bytes per rank, computed
 
 Bad options and missing files give a one-line error from rank 0 and exit code 2 on every rank.
 Any other exception on any rank ends the whole MPI job with its message rather than leaving it
@@ -75,6 +76,10 @@ def _grid_shape(text):
     except ValueError:
         raise argparse.ArgumentTypeError(f"must look like 2x3, got {text!r}") from None
     return r, c
+
+
+def _grid_list(text):
+    return [_grid_shape(part) for part in text.split(",")]
 
 
 def _integer(low, high=None):
@@ -184,6 +189,16 @@ def _parser():
                       help="edges per vertex (default 16)")
     g500.add_argument("--roots", type=_integer(1), default=64,
                       help="BFS roots, drawn among the vertices with an edge (default 64)")
+    mod = sub.add_parser("model", parents=[common],
+                         help="the scale model: a BFS's blocks and bytes per rank on grids of "
+                              "any size, computed in one process")
+    mod.add_argument("--graph", required=True, help=GRAPH_HELP)
+    mod.add_argument("--undirected", action="store_true", help=UNDIRECTED_HELP)
+    mod.add_argument("--grids", type=_grid_list, default=[(2, 2), (8, 8), (64, 64)],
+                     help="comma-separated grids RxC (default 2x2,8x8,64x64)")
+    mod.add_argument("--source", type=int, default=None,
+                     help="BFS source (default: the vertex of largest degree)")
+    mod.add_argument("--json", default=None, help="write the counts to this JSON file")
     info = sub.add_parser("info", parents=[common], help="describe a graph")
     info.add_argument("--graph", required=True, help=GRAPH_HELP)
     info.add_argument("--undirected", action="store_true", help=UNDIRECTED_HELP)
@@ -336,6 +351,10 @@ def _command(args, grid):
             status = graph500(args, grid, out, show_progress)
         elif args.command == "info":
             status = info(args, grid, out, load)
+        elif args.command == "model":
+            from .model import model
+
+            status = model(args, grid, out, load)
         else:
             from .demo import demo
 

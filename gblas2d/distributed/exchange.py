@@ -15,7 +15,8 @@ import numpy as np
 
 from ..local.keys import run_starts
 
-__all__ = ["choose_format", "fold_segment", "gather_bitmap", "gather_segment", "merge_parts"]
+__all__ = ["choose_format", "fold_segment", "gather_bitmap", "gather_segment", "merge_parts",
+           "message_sizes"]
 
 _SPARSE, _DENSE = 0, 1
 _HEADER = 16
@@ -33,6 +34,19 @@ def message_bytes(fmt, count, length, itemsize):
     if fmt == _DENSE:
         return _HEADER + _padded((length + 7) // 8) + _padded(length * itemsize)
     return _HEADER + _padded(count * np.dtype(_index_dtype(length)).itemsize) + count * itemsize
+
+
+def message_sizes(counts, lengths, itemsize, force=None):
+    """The bytes of ``encode``'s messages for arrays of entry counts and piece lengths, in the
+    format ``choose_format`` picks (or ``force``): the scale model's sizes of the messages it
+    does not make."""
+    counts, lengths = np.asarray(counts, dtype=np.int64), np.asarray(lengths, dtype=np.int64)
+    dense = _HEADER + _padded((lengths + 7) // 8) + _padded(lengths * itemsize)
+    index = np.where(lengths < 2**31, 4, 8)
+    sparse = _HEADER + _padded(counts * index) + counts * itemsize
+    if force is not None:
+        return np.broadcast_to(dense if force == "dense" else sparse, np.shape(counts)).copy()
+    return np.where(dense < sparse, dense, sparse)
 
 
 def choose_format(count, length, itemsize, force=None):

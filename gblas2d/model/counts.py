@@ -1,0 +1,229 @@
+"""Exact communication counts of a BFS on P virtual ranks, computed in one process.
+
+Ownership is arithmetic (``Layout``), and every message of a masked product is sized by the
+engine's own rules: the push/pull choice from the owners' degrees (``products._mxv``), the
+self-describing messages of the expand and the fold (``exchange.message_sizes``), the pull's
+mask (positions or packed bits), the degree fold of the first product, the world step of the
+choice. Given the BFS levels (from a run at one process), this module says for every level
+what each rank of an R x C grid would receive in its row, column and transpose groups and over
+the world, and which direction the engine would take, without MPI. Every rank's
+``gb.trace()`` of the same BFS under ``mpiexec -n P`` records the same figures
+(tests/model/test_bfs_counts.py checks them equal).
+
+The model follows ``algorithms.bfs_levels`` on one source: each level is
+``q<!v, replace> = q any.pair A`` with q BOOL and v the visited set; the product's output type
+is INT64 (8-byte values in the fold).
+"""
+
+import numpy as np
+
+from ..distributed.exchange import message_sizes
+from ..distributed.grid import Layout
+
+__all__ = ["BFSCounts", "bfs_counts", "block_counts"]
+
+GROUPS = ("row", "col", "transpose", "world")
+# The item sizes of a BFS level's vectors: the frontier (BOOL), the product (INT64), the
+# degrees (INT64) and a world step's four int64 lanes.
+_X_ITEM, _OUT_ITEM, _DEGREE_ITEM, _STEP_BYTES = 1, 8, 8, 32
+
+
+class _Grid:
+    """The virtual grid: every rank's position, its groups and their pieces."""
+
+    def __init__(self, shape, n):
+        self.R, self.C = shape
+        self.P = self.R * self.C
+        self.layout = Layout(shape, 0)
+        self.offsets = self.layout.offsets(n)
+        self.lengths = np.diff(self.offsets)
+        ranks = np.arange(self.P)
+        self.myrow, self.mycol = ranks // self.C, ranks % self.C
+        # the piece each rank handles in its row / column group (its own piece in the row;
+        # piece j*R + i at grid position (i, j) in the column)
+        self.row_piece = ranks
+        self.col_piece = self.mycol * self.R + self.myrow
+
+    def segment_local(self, axis):
+        return (self.R if axis == "col" else self.C) == 1
+
+    def members(self, axis):
+        """(P, group size): the world ranks of each rank's group, in group order."""
+        if axis == "row":
+            return self.myrow[:, None] * self.C + np.arange(self.C)[None, :]
+        return np.arange(self.R)[None, :] * self.C + self.mycol[:, None]
+
+    def group_rank(self, axis):
+        return self.mycol if axis == "row" else self.myrow
+
+    def handled_piece(self, axis):
+        return self.row_piece if axis == "row" else self.col_piece
+
+    def segment_pieces(self, axis):
+        """(P, group size): the pieces of each rank's segment, in group order."""
+        if axis == "row":
+            return self.myrow[:, None] * self.C + np.arange(self.C)[None, :]
+        return self.mycol[:, None] * self.R + np.arange(self.R)[None, :]
+
+
+def _gather(grid, axis, piece_bytes, got):
+    """An expand (``exchange.gather_segment`` or ``gather_bitmap``) of per-piece messages:
+    what each rank receives, added to ``got``."""
+    if grid.segment_local(axis):
+        return
+    if axis == "col":
+        # piece k's message moves to grid position col_position(k): rank r receives the
+        # message of the piece that sits at its position, unless it is its own
+        moved = grid.col_piece != np.arange(grid.P)
+        got["transpose"] += np.where(moved, piece_bytes[grid.col_piece], 0)
+    held = piece_bytes[grid.handled_piece(axis)]
+    segment = piece_bytes[grid.segment_pieces(axis)].sum(axis=1)
+    got[axis] += segment - held
+
+
+def _fold(grid, axis, counts, merged, itemsize, got):
+    """A fold (``exchange.fold_segment``): ``counts[r, m]`` entries that rank r sends to the
+    m-th piece of its segment, ``merged[k]`` entries of piece k after the merge."""
+    if grid.segment_local(axis):
+        return
+    pieces = grid.segment_pieces(axis)
+    sizes = message_sizes(counts, grid.lengths[pieces], itemsize)
+    members = grid.members(axis)
+    me = grid.group_rank(axis)
+    # rank r receives, from each other member s, the message s made for r's piece
+    from_members = sizes[members, me[:, None]]
+    got[axis] += from_members.sum(axis=1) - sizes[np.arange(grid.P), me]
+    if axis == "col":
+        # the merged piece goes home from grid position col_position(k) to rank k
+        home = message_sizes(merged, grid.lengths, itemsize)
+        moved = grid.col_piece != np.arange(grid.P)
+        got["transpose"] += np.where(moved, home, 0)
+
+
+def _segment_counts(grid, axis, owner_rank, piece):
+    """(P, group size): how many of the entries at ``owner_rank`` fall in each piece of that
+    rank's segment along ``axis`` (``piece`` is each entry's piece, inside the segment)."""
+    size = grid.C if axis == "row" else grid.R
+    first = (grid.myrow * grid.C if axis == "row" else grid.mycol * grid.R)[owner_rank]
+    return np.bincount(owner_rank * size + (piece - first),
+                       minlength=grid.P * size).reshape(grid.P, size)
+
+
+def block_counts(n, rows, cols, shape):
+    """Entries and nonempty rows of each rank's block on an R x C grid."""
+    layout = Layout(shape, 0)
+    P = layout.nprocs
+    owner = layout.entry_owner(n, n, rows, cols)
+    entries = np.bincount(owner, minlength=P)
+    nonempty = np.bincount(np.unique(owner * n + rows) // n, minlength=P)
+    return entries, nonempty
+
+
+class BFSCounts:
+    """What each of P virtual ranks receives per BFS level (``bfs_counts``).
+
+    ``levels``: one dict per product, with the direction, the reading ("vxm" or "mxv"), the
+    global push and pull work behind the choice, the frontier's size, and ``bytes``: for each
+    group an array of what every rank receives; ``edges``: the block edges each rank's kernel
+    reads."""
+
+    def __init__(self, shape, levels):
+        self.shape = shape
+        self.levels = levels
+
+    def rank(self, r):
+        """The levels as rank r sees them: bytes per group of that rank alone (the trace's
+        record of a product)."""
+        return [dict(level, bytes={g: int(b[r]) for g, b in level["bytes"].items()},
+                     edges=int(level["edges"][r])) for level in self.levels]
+
+
+def bfs_counts(n, rows, cols, levels, shape, *, symmetric):
+    """The exact per-level counts of ``bfs_levels`` from one source on an R x C grid.
+
+    Parameters
+    ----------
+    n : the number of vertices
+    rows, cols : the global entries of A (int64 arrays)
+    levels : the BFS level of every vertex (-1 where not reached), from a run at one process
+    shape : (R, C)
+    symmetric : whether A is known to equal its transpose (a generated or symmetric graph),
+        which on a square grid makes the engine read A by rows in both directions
+    """
+    grid = _Grid(shape, n)
+    P = grid.P
+    entry_rank = grid.layout.entry_owner(n, n, rows, cols)
+    row_deg = np.bincount(rows, minlength=n)
+    col_deg = row_deg if symmetric else np.bincount(cols, minlength=n)
+    vertex_piece = grid.layout.owner(n, np.arange(n, dtype=np.int64))
+    last = int(levels.max())
+    out = []
+    degrees_folded = False
+    for k in range(last + 1):
+        frontier = levels == k
+        visited = (levels >= 0) & (levels <= k)
+        got = {g: np.zeros(P, dtype=np.int64) for g in GROUPS}
+        if not degrees_folded:
+            # the first product folds the degrees behind the choice: the rows' (x's
+            # dimension) along the row groups, and for a matrix not known symmetric the
+            # columns' along the column groups
+            _degree_fold(grid, n, rows, entry_rank, "row", got)
+            if not symmetric:
+                _degree_fold(grid, n, cols, entry_rank, "col", got)
+            degrees_folded = True
+        # the choice, from the owners' pieces (``products._mxv`` and ``_pull_work``)
+        push = np.bincount(vertex_piece[frontier], weights=row_deg[frontier], minlength=P)
+        total = np.bincount(vertex_piece, weights=col_deg, minlength=P)
+        seen = np.bincount(vertex_piece[visited], weights=col_deg[visited], minlength=P)
+        seen_count = np.bincount(vertex_piece[visited], minlength=P)
+        pull = np.where(seen_count > 8 * push, total, total - seen)
+        push_work, pull_work = int(push.sum()), int(pull.sum())
+        direction = "push" if push_work < pull_work else "pull"
+        if P > 1:
+            got["world"] += _STEP_BYTES * (P - 1)
+        square = symmetric and grid.R == grid.C > 1
+        orient = ("vxm" if direction == "push" else "mxv") if square else "vxm"
+        in_axis, out_axis = ("row", "col") if orient == "vxm" else ("col", "row")
+        ins, outs = (rows, cols) if orient == "vxm" else (cols, rows)
+        # the expand of the frontier
+        counts = np.bincount(vertex_piece[frontier], minlength=P)
+        _gather(grid, in_axis, message_sizes(counts, grid.lengths, _X_ITEM), got)
+        # a pull gathers the mask over its output segment
+        if direction == "pull" and not grid.segment_local(out_axis):
+            if visited.sum() * 64 < n:
+                seen_sizes = message_sizes(seen_count, grid.lengths, _X_ITEM, force="sparse")
+            else:
+                seen_sizes = (grid.lengths + 7) // 8
+            _gather(grid, out_axis, seen_sizes, got)
+        # the local kernel: the block entries read, and the outputs it makes
+        hit = frontier[ins]
+        if direction == "push":
+            edges = np.bincount(entry_rank[hit], minlength=P)
+            made = hit if not grid.segment_local(out_axis) else hit & ~visited[outs]
+        else:
+            allowed = ~visited[outs]
+            edges = np.bincount(entry_rank[allowed], minlength=P)
+            made = hit & allowed
+        pairs = np.unique(entry_rank[made] * n + outs[made])
+        made_rank, made_out = pairs // n, pairs % n
+        sent = _segment_counts(grid, out_axis, made_rank, vertex_piece[made_out])
+        merged = np.bincount(vertex_piece[np.unique(made_out)], minlength=P)
+        _fold(grid, out_axis, sent, merged, _OUT_ITEM, got)
+        out.append({"level": k, "direction": direction, "read_as": orient,
+                    "frontier_nvals": int(frontier.sum()), "push_edges": push_work,
+                    "pull_edges": pull_work, "bytes": got, "edges": edges})
+        if not (levels == k + 1).any():
+            break
+    return BFSCounts(shape, out)
+
+
+def _degree_fold(grid, n, index, entry_rank, axis, got):
+    """The fold of the degrees by ``index`` (rows or columns) along ``axis``: each rank sends
+    the nonzero counts of its block's rows (columns) to the pieces of its segment."""
+    if grid.segment_local(axis):
+        return
+    distinct = np.unique(entry_rank * n + index)
+    owner, vertex = distinct // n, distinct % n
+    sent = _segment_counts(grid, axis, owner, grid.layout.owner(n, vertex))
+    merged = np.bincount(grid.layout.owner(n, np.unique(vertex)), minlength=grid.P)
+    _fold(grid, axis, sent, merged, _DEGREE_ITEM, got)

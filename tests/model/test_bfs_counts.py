@@ -1,0 +1,115 @@
+"""The scale model's counts equal what the engine does (issue 29): for every rank of a real
+``mpiexec`` run, each BFS level's bytes received per group, the direction and the work behind
+the choice are those ``gblas2d.model.bfs_counts`` computes in one process from the levels.
+"""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gblas2d import algorithms, generators
+from gblas2d.model import bfs_counts, block_counts
+
+HERE = Path(__file__).resolve().parent
+pytestmark = pytest.mark.serial_only
+
+
+def model(scale, source, shape):
+    A = generators.rmat(scale, 16, seed=1, symmetric=True)
+    rows, cols, _ = A.to_coo()
+    at, level = algorithms.bfs_levels(A, source).to_coo()
+    levels = np.full(A.nrows, -1, dtype=np.int64)
+    levels[at] = level
+    return bfs_counts(A.nrows, rows.astype(np.int64), cols.astype(np.int64), levels, shape,
+                      symmetric=True)
+
+
+def traced(tmp_path, scale, source, shape):
+    out = tmp_path / "trace.json"
+    env = dict(os.environ, GBLAS2D_GRID=f"{shape[0]}x{shape[1]}", OMP_NUM_THREADS="1",
+               PYTHONHASHSEED="0")
+    mpiexec = Path(sys.executable).parent / "mpiexec"
+    cmd = [str(mpiexec) if mpiexec.exists() else "mpiexec", "-n", str(shape[0] * shape[1]),
+           sys.executable, str(HERE / "bfs_trace_script.py"), str(scale), str(source), str(out)]
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return json.loads(out.read_text())["ranks"]
+
+
+@pytest.mark.parametrize(("shape", "source"), [((2, 2), 0), ((2, 3), 3)])
+def test_every_rank_receives_what_the_model_says(tmp_path, shape, source):
+    ranks = traced(tmp_path, 10, source, shape)
+    counts = model(10, source, shape)
+    assert len(ranks) == shape[0] * shape[1]
+    directions = set()
+    for r, events in enumerate(ranks):
+        predicted = counts.rank(r)
+        assert len(events) == len(predicted)
+        for level, (seen, want) in enumerate(zip(events, predicted, strict=True)):
+            assert seen["direction"] == want["direction"], (r, level)
+            assert seen["bytes"] == want["bytes"], (r, level, seen["bytes"], want["bytes"])
+            assert (seen["push_edges"], seen["pull_edges"]) == \
+                (want["push_edges"], want["pull_edges"]), (r, level)
+            directions.add(seen["direction"])
+    # the run met both directions, and ranks other than 0 moved pieces to their grid column
+    assert directions == {"push", "pull"}
+    assert any(e["bytes"]["transpose"] for events in ranks for e in events)
+
+
+def test_block_counts_match_the_blocks_of_a_run():
+    A = generators.rmat(8, 16, seed=1, symmetric=True)
+    rows, cols, _ = A.to_coo()
+    entries, nonempty = block_counts(A.nrows, rows.astype(np.int64), cols.astype(np.int64),
+                                     (4, 4))
+    assert entries.sum() == A.nvals and len(entries) == 16
+    # the block of rank (1, 2) by hand: rows in row block 1, columns in column block 2
+    from gblas2d.distributed.grid import Layout
+
+    at = Layout((4, 4), 6)
+    lo_r, hi_r = at.row_block(A.nrows)
+    lo_c, hi_c = at.col_block(A.nrows)
+    mine = (rows >= lo_r) & (rows < hi_r) & (cols >= lo_c) & (cols < hi_c)
+    assert entries[6] == mine.sum() and nonempty[6] == len(np.unique(rows[mine]))
+
+
+def test_the_command_reports_the_model_and_the_blocks_bytes(tmp_path):
+    """``gblas2d model`` writes the counts per grid, and its block bytes are those of the
+    blocks the engine builds, hypersparse or not (each rank's block made by Block.from_keys)."""
+    from gblas2d.cli.model import block_bytes
+    from gblas2d.distributed.grid import Layout
+    from gblas2d.local.block import Block
+
+    out = tmp_path / "model.json"
+    done = subprocess.run([sys.executable, "-m", "gblas2d", "model", "--graph", "kron:8",
+                           "--grids", "2x2,16x16", "--source", "0", "--json", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(out.read_text())
+    counts = model(8, 0, (2, 2))
+    got = report["grids"]["2x2"]["levels"]
+    assert [g["direction"] for g in got] == [lv["direction"] for lv in counts.levels]
+    assert [g["received_max"]["col"] for g in got] == \
+        [int(lv["bytes"]["col"].max()) for lv in counts.levels]
+    A = generators.rmat(8, 16, seed=1, symmetric=True)
+    rows, cols, _ = A.to_coo()
+    rows, cols = rows.astype(np.int64), cols.astype(np.int64)
+    shape, n = (16, 16), A.nrows
+    entries, nonempty = block_counts(n, rows, cols, shape)
+    held = []
+    for rank in range(256):
+        at = Layout(shape, rank)
+        lo_r, hi_r = at.row_block(n)
+        lo_c, hi_c = at.col_block(n)
+        mine = (rows >= lo_r) & (rows < hi_r) & (cols >= lo_c) & (cols < hi_c)
+        keys = np.sort((rows[mine] - lo_r) * (hi_c - lo_c) + (cols[mine] - lo_c))
+        block = Block.from_keys(hi_r - lo_r, hi_c - lo_c, keys, np.ones(len(keys), bool))
+        held.append(sum(a.nbytes for a in block.arrays()["csr"][:-1]))
+    predicted, hyper = block_bytes(np.full(256, n // 16), entries, nonempty)
+    assert hyper.any() and not hyper.all()
+    assert predicted.tolist() == held
+    assert report["grids"]["16x16"]["block_bytes_max"] == max(held)
