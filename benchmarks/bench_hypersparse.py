@@ -13,16 +13,16 @@ Results go to ``benchmarks/results/hypersparse_scale<S>.json``.
 """
 
 import argparse
-import json
-import os
+from pathlib import Path
 
 import numpy as np
+from _common import write_json
 
 from gblas2d import generators
 from gblas2d.distributed.grid import Layout
 from gblas2d.local.block import Block
 
-RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
+RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def graph_entries(scale):
@@ -102,11 +102,9 @@ def main(argv=None):
               f"{s['hypersparse_blocks']:>6}/{nprocs:<6} {s['nonempty_row_share_mean']:>10.3f} "
               f"{s['held_bytes_per_entry']:>13.2f} {s['plain_bytes_per_entry']:>14.2f} "
               f"{s['held_max_over_fair']:>10.2f} {s['plain_max_over_fair']:>11.2f}")
-    out = args.output or os.path.join(RESULTS, f"hypersparse_scale{args.scale}.json")
-    with open(out, "w") as f:
-        json.dump(report, f, indent=1)
+    out = Path(args.output) if args.output else RESULTS / f"hypersparse_scale{args.scale}.json"
+    write_json(out, report)
     print(f"wrote {out}")
-
 
 if __name__ == "__main__":
     main()

@@ -66,6 +66,20 @@ class _Grid:
         return self.mycol[:, None] * self.R + np.arange(self.R)[None, :]
 
 
+class _Tally:
+    """One level's collectives, in order: each one's group, operation and what every rank
+    receives; and the bytes received per group, summed."""
+
+    def __init__(self, P):
+        self.bytes = {g: np.zeros(P, dtype=np.int64) for g in GROUPS}
+        self.calls = []
+
+    def add(self, group, op, received):
+        received = np.broadcast_to(np.asarray(received, dtype=np.int64), self.bytes[group].shape)
+        self.bytes[group] += received
+        self.calls.append({"group": group, "op": op, "received": received})
+
+
 def _gather(grid, axis, piece_bytes, got):
     """An expand (``exchange.gather_segment`` or ``gather_bitmap``) of per-piece messages:
     what each rank receives, added to ``got``."""
@@ -75,10 +89,10 @@ def _gather(grid, axis, piece_bytes, got):
         # piece k's message moves to grid position col_position(k): rank r receives the
         # message of the piece that sits at its position, unless it is its own
         moved = grid.col_piece != np.arange(grid.P)
-        got["transpose"] += np.where(moved, piece_bytes[grid.col_piece], 0)
+        got.add("transpose", "sendrecv", np.where(moved, piece_bytes[grid.col_piece], 0))
     held = piece_bytes[grid.handled_piece(axis)]
     segment = piece_bytes[grid.segment_pieces(axis)].sum(axis=1)
-    got[axis] += segment - held
+    got.add(axis, "allgatherv", segment - held)
 
 
 def _fold(grid, axis, counts, merged, itemsize, got):
@@ -92,12 +106,12 @@ def _fold(grid, axis, counts, merged, itemsize, got):
     me = grid.group_rank(axis)
     # rank r receives, from each other member s, the message s made for r's piece
     from_members = sizes[members, me[:, None]]
-    got[axis] += from_members.sum(axis=1) - sizes[np.arange(grid.P), me]
+    got.add(axis, "alltoallv", from_members.sum(axis=1) - sizes[np.arange(grid.P), me])
     if axis == "col":
         # the merged piece goes home from grid position col_position(k) to rank k
         home = message_sizes(merged, grid.lengths, itemsize)
         moved = grid.col_piece != np.arange(grid.P)
-        got["transpose"] += np.where(moved, home, 0)
+        got.add("transpose", "sendrecv", np.where(moved, home, 0))
 
 
 def _segment_counts(grid, axis, owner_rank, piece):
@@ -124,7 +138,8 @@ class BFSCounts:
 
     ``levels``: one dict per product, with the direction, the reading ("vxm" or "mxv"), the
     global push and pull work behind the choice, the frontier's size, and ``bytes``: for each
-    group an array of what every rank receives; ``edges``: the block edges each rank's kernel
+    group an array of what every rank receives; ``calls``: the collectives in order (group,
+    operation, what every rank receives); ``edges``: the block edges each rank's kernel
     reads."""
 
     def __init__(self, shape, levels):
@@ -135,6 +150,7 @@ class BFSCounts:
         """The levels as rank r sees them: bytes per group of that rank alone (the trace's
         record of a product)."""
         return [dict(level, bytes={g: int(b[r]) for g, b in level["bytes"].items()},
+                     calls=[dict(c, received=int(c["received"][r])) for c in level["calls"]],
                      edges=int(level["edges"][r])) for level in self.levels]
 
 
@@ -162,7 +178,7 @@ def bfs_counts(n, rows, cols, levels, shape, *, symmetric):
     for k in range(last + 1):
         frontier = levels == k
         visited = (levels >= 0) & (levels <= k)
-        got = {g: np.zeros(P, dtype=np.int64) for g in GROUPS}
+        got = _Tally(P)
         if not degrees_folded:
             # the first product folds the degrees behind the choice: the rows' (x's
             # dimension) along the row groups, and for a matrix not known symmetric the
@@ -180,7 +196,8 @@ def bfs_counts(n, rows, cols, levels, shape, *, symmetric):
         push_work, pull_work = int(push.sum()), int(pull.sum())
         direction = "push" if push_work < pull_work else "pull"
         if P > 1:
-            got["world"] += _STEP_BYTES * (P - 1)
+            # counted as gb.stats() counts an allreduce: the lanes of every other rank
+            got.add("world", "allreduce", _STEP_BYTES * (P - 1))
         square = symmetric and grid.R == grid.C > 1
         orient = ("vxm" if direction == "push" else "mxv") if square else "vxm"
         in_axis, out_axis = ("row", "col") if orient == "vxm" else ("col", "row")
@@ -211,7 +228,8 @@ def bfs_counts(n, rows, cols, levels, shape, *, symmetric):
         _fold(grid, out_axis, sent, merged, _OUT_ITEM, got)
         out.append({"level": k, "direction": direction, "read_as": orient,
                     "frontier_nvals": int(frontier.sum()), "push_edges": push_work,
-                    "pull_edges": pull_work, "bytes": got, "edges": edges})
+                    "pull_edges": pull_work, "bytes": got.bytes, "calls": got.calls,
+                    "edges": edges})
         if not (levels == k + 1).any():
             break
     return BFSCounts(shape, out)
