@@ -25,6 +25,7 @@ from ..local.piece import Piece
 from ..semirings import binary, monoid, semiring
 from ..semirings.dtypes import FP64, lookup_dtype
 from . import build as _build
+from . import display as _display
 from . import formats as _formats
 from . import shape as _shape
 from .agg import Aggregator
@@ -146,8 +147,18 @@ class Matrix(Container):
         return TransposedMatrix(self)
 
     def __repr__(self):
-        return f"<gblas2d.Matrix {self.name}: {self._nrows}x{self._ncols}, " \
-               f"nvals={self._nvals}, dtype={self.dtype}>"
+        """Its facts and its values, top-left corner first (``display.py``); local: never
+        communicates, so any rank may print it alone."""
+        return _display.matrix_text(self)
+
+    def _repr_html_(self):
+        return _display.matrix_html(self)
+
+    @collective
+    def layout(self):
+        """Collective. Which rank holds which block and how many entries, as text: the grid,
+        the row and column ranges of its blocks, each rank's entries, and the balance."""
+        return _display.layout_text(self)
 
     # ---- this rank's part: what the products, the exchange and the backends read ----
     @property
