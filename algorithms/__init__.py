@@ -8,8 +8,13 @@ finds its engine from its input, so the same call also runs on python-graphblas 
     bfs_levels(graphblas_matrix, 0)    # SuiteSparse:GraphBLAS in this process
 
 None of them imports mpi4py or cupy (tests/semirings/test_layering.py checks this).
+
+``engine(A)`` is how they find their engine, and how a user's own algorithm can too: the
+namespace of the engine that ``A`` belongs to (``Vector``, ``Matrix``, ``semiring``, ...), so
+that workspace objects are made where the input lives.
 """
 
+from ._engine import engine
 from .betweenness_centrality import betweenness_centrality, edge_betweenness_centrality
 from .bfs_levels import bfs_levels
 from .bfs_parents import bfs_parents
@@ -40,7 +45,7 @@ from .validate_bfs_tree import BFSTreeCheck, validate_bfs_tree
 __all__ = [
     "BFSTreeCheck", "BPTResult", "Graph", "InfluenceResult", "NegativeCycleError",
     "betweenness_centrality", "bfs_levels", "bfs_parents", "bipartite_sides",
-    "connected_components", "core_number", "edge_betweenness_centrality",
+    "connected_components", "core_number", "edge_betweenness_centrality", "engine",
     "eigenvector_centrality", "fused_bpt", "hits", "influence_maximization", "k_truss",
     "katz_centrality", "label_propagation", "link_prediction", "local_clustering_coefficient",
     "max_weight_matching", "maximal_independent_set", "onion_layers", "pagerank",

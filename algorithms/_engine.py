@@ -25,7 +25,16 @@ from gblas2d import exceptions
 
 def engine(A):
     """The engine ``A`` (a Matrix or Vector) belongs to, as a namespace of the names algorithms
-    use. Raises TypeError for any other object.
+    use: ``Vector``, ``Matrix``, ``dtypes``, ``binary``, ``unary``, ``monoid``, ``semiring``,
+    ``select``, ``indexunary``, and the operations python-graphblas lacks (``gather``,
+    ``scatter``, ``from_vectors``, ``popcount``, ``mxm_indexed``). Raises TypeError for any
+    other object.
+
+    Examples
+    --------
+    >>> import gblas2d as gb
+    >>> engine(gb.Vector(int, 3)).name
+    'gblas2d'
     """
     if isinstance(A, (gblas2d.Matrix, gblas2d.Vector)):
         return _GBLAS2D

@@ -44,6 +44,7 @@ from ..exceptions import DomainMismatch
 from ..semirings import binary, indexunary, monoid, select, unary
 from ..semirings.dtypes import BOOL, FP64, INT32, INT64, lookup_dtype
 from .expr import VectorExpression
+from .inputs import type_name
 
 __all__ = ["Aggregator", "L0norm", "L1norm", "L2norm", "Linfnorm", "all", "any", "any_value",
            "bitwise_all", "bitwise_any", "count", "count_nonzero", "count_zero", "exists",
@@ -139,7 +140,7 @@ class Aggregator:
                                  "Vector input")
             return obj.reduce(self)
         raise TypeError(f"Bad type when calling {self!r}: expected a Vector or a Matrix, got "
-                        f"{type(obj).__name__}; {self!r}(A) is A.reduce_scalar({self!r})")
+                        f"{type_name(obj)}; {self!r}(A) is A.reduce_scalar({self!r})")
 
     def reduce(self, obj, method, *, allow_empty=True):
         """Collective. ``obj.<method>(self)``: ``method`` is ``reduce``, ``reduce_rowwise``,

@@ -14,6 +14,7 @@ A class that mixes these in supplies ``new``, ``dtype``, ``shape``, ``grid`` and
 
 from ..distributed.grid import collective
 from .config import config, needs_autocompute
+from .inputs import type_name
 
 __all__ = ["MatrixAutoMethods", "VectorAutoMethods", "computed", "of_result"]
 
@@ -25,7 +26,7 @@ def computed(obj):
     if not isinstance(obj, _AutoMethods):
         return obj
     if not config.get("autocompute"):
-        raise TypeError(f"Bad type for argument: {type(obj).__name__}, an expression.  Compute "
+        raise TypeError(f"Bad type for argument: {type_name(obj)}, an expression.  Compute "
                         "it first with `.new()`.\n\nHint: use "
                         "`gblas2d.config.set(autocompute=True)` to automatically compute "
                         "arguments that are expressions.")

@@ -9,7 +9,7 @@ from ..distributed.grid import collective
 from ..exceptions import DimensionMismatch, IndexOutOfBound, OutputNotEmpty
 from ..semirings import select
 from .expr import Mask, VectorExpression
-from .inputs import scalar_dtype
+from .inputs import scalar_dtype, type_name
 from .shape import diagonal
 
 __all__ = ["build", "setdiag"]
@@ -24,7 +24,7 @@ def build(target, coo, dup_op, clear, shape):
     if clear:
         target.clear()
     elif target.nvals:
-        raise OutputNotEmpty(f"{type(target).__name__} {target.name} has {target.nvals} "
+        raise OutputNotEmpty(f"{type_name(target)} {target.name} has {target.nvals} "
                              "entries: build into an empty object, or pass clear=True")
     if shape is not None:
         target.resize(*shape)
@@ -59,7 +59,7 @@ def _diagonal_values(A, values, size):
             dtype = scalar_dtype(values)
         except (TypeError, ValueError):
             raise TypeError(f"Bad type for argument `values` in Matrix.setdiag(...): "
-                            f"{type(values).__name__}.  A Scalar, Vector, array or literal "
+                            f"{type_name(values)}.  A Scalar, Vector, array or literal "
                             "scalar is expected") from None
         return Vector.from_scalar(values, size, dtype, grid=A.grid), False
     array = np.asarray(values)

@@ -43,7 +43,7 @@ from .expr import (
     select_mask,
 )
 from .infix import Infix, InPlace, ScalarLike
-from .inputs import scalar_dtype
+from .inputs import scalar_dtype, type_name
 
 __all__ = ["Container", "Updater", "apply_values"]
 
@@ -121,7 +121,7 @@ class Container(InPlace):
                                     (left_default, right_default), v_first=vector is self)
         if type(other) is not type(self):
             raise TypeError(f"{method} expects a {type(self).__name__}, got "
-                            f"{type(other).__name__}")
+                            f"{type_name(other)}")
         if other.shape != self.shape:
             name = type(self).__name__
             what = "size" if len(self.shape) == 1 else "shape"
@@ -231,7 +231,7 @@ class Container(InPlace):
             other = other._infix_operand()
         if type(other) is not type(self):
             raise TypeError(f"{method} expects a {type(self).__name__}, got "
-                            f"{type(other).__name__}")
+                            f"{type_name(other)}")
         if other.shape != self.shape or other.nvals != self.nvals:
             return False
         if check_dtype and other.dtype != self.dtype:
@@ -258,7 +258,7 @@ class Container(InPlace):
             return self.apply(op, *args, **kwargs)
         if op.kind == "select":
             return self.select(op, *args, **kwargs)
-        got = ", ".join(type(x).__name__ for x in (self, *args))
+        got = ", ".join(type_name(x) for x in (self, *args))
         raise TypeError(f"Bad type{'s' if args else ''} when calling {op!r}.  Got {got}.  A "
                         f"{op.kind} takes an infix expression, such as: {op!r}(A @ B)")
 
@@ -280,7 +280,7 @@ def select_thunk(thunk):
         return 0
     if not isinstance(thunk, (numbers.Number, np.generic)):
         raise TypeError(f"Bad type for keyword argument `thunk=` in select: expected a scalar, "
-                        f"got {type(thunk).__name__}")
+                        f"got {type_name(thunk)}")
     return thunk
 
 
@@ -329,7 +329,7 @@ def _bound_type(value, keyword):
     except (TypeError, ValueError):
         raise TypeError(f"Bad type for keyword argument `{keyword}=` in apply(...).\n    - "
                         f"Expected type: Scalar.  Literal scalars also accepted.\n    - Got: "
-                        f"{type(value).__name__}.") from None
+                        f"{type_name(value)}.") from None
 
 
 class Target:
@@ -367,7 +367,7 @@ class Updater(Target):
         """Collective. Assign ``other`` (an expression, a Vector/Matrix, or a scalar)."""
         if isinstance(other, Target):
             raise TypeError(f"Assignment value must be a valid expression type, not "
-                            f"{type(other).__name__}, the left side of another <<: write "
+                            f"{type_name(other)}, the left side of another <<: write "
                             "w(...) << expr")
         check_grids(self.parent.grid, other)
         mask = self.mask
@@ -405,7 +405,7 @@ class Assigner(Target):
     def __lshift__(self, value):
         """Collective. Assign ``value`` (a scalar, Vector or Matrix) to the indexed part."""
         if isinstance(value, Target):
-            raise TypeError(f"Bad type for argument `value`: {type(value).__name__} is the "
+            raise TypeError(f"Bad type for argument `value`: {type_name(value)} is the "
                             "left side of <<, not a value")
         if self.submask:
             self.parent._subassign(self.index, value, self.mask, self.accum, self.replace)

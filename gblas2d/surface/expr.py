@@ -19,6 +19,7 @@ from ..semirings.dtypes import BOOL, lookup_dtype, unify
 from .automethods import MatrixAutoMethods, VectorAutoMethods, computed
 from .config import computes
 from .infix import Infix, ScalarLike
+from .inputs import type_name
 
 __all__ = ["Mask", "Replace", "VectorExpression", "MatrixExpression", "ScalarExpression",
            "mxm_expression", "mxv_expression", "replace"]
@@ -126,7 +127,7 @@ def _bool_mask(obj):
     python-graphblas takes it (``A(A < 3) << B``); anything else is refused."""
     if not hasattr(type(obj), "V"):
         raise TypeError(f"Invalid mask: must be v.S, v.V, ~v.S or ~v.V, got "
-                        f"{type(obj).__name__}")
+                        f"{type_name(obj)}")
     if obj.dtype != BOOL:
         raise TypeError(f"Mask must be boolean objects (got {obj.dtype}) or indicate values "
                         "(M.V) or structure (M.S)")
@@ -144,8 +145,8 @@ def select_mask(op, thunk, target):
         op = op.new()  # ``v.select(v > 2)``: python-graphblas reads it as select.value(v > 2)
     mask = op if isinstance(op, Mask) else _bool_mask(op)
     if mask.parent.shape != target.shape:
-        raise TypeError(f"The mask of {type(target).__name__}.select must be a "
-                        f"{type(target).__name__} of shape {target.shape}, got "
+        raise TypeError(f"The mask of {type_name(target)}.select must be a "
+                        f"{type_name(target)} of shape {target.shape}, got "
                         f"{type(mask.parent).__name__} of shape {mask.parent.shape}")
     check_grids(target.grid, mask.parent)
     return mask
@@ -176,7 +177,7 @@ def check_grids(grid, *operands):
         if other is not None and not grid.same_as(other):
             where = other.describe() if other.shape != grid.shape else \
                 f"{other.describe()} over another communicator"
-            raise InvalidValue(f"{type(obj).__name__} {getattr(obj, 'name', '')!s} lives on "
+            raise InvalidValue(f"{type_name(obj)} {getattr(obj, 'name', '')!s} lives on "
                                f"{where}, not on {grid.describe()}: the operands of one "
                                "operation must share a grid")
 
@@ -343,7 +344,7 @@ def as_op(obj, *kinds):
             raise ValueError(f"SelectOp must have BOOL return type; {obj!r} does not")
         return obj
     expected = [_OPCLASS[k] for k in kinds] + (["Monoid"] if "binary" in kinds else [])
-    got = f"{_OPCLASS[kind]} ({obj!r})" if kind in _OPCLASS else type(obj).__name__
+    got = f"{_OPCLASS[kind]} ({obj!r})" if kind in _OPCLASS else type_name(obj)
     hint = ""
     if kind == "semiring":
         hint = "".join(f"\nYou may do `{obj.name}.{part}` to get the {opclass}."
@@ -365,7 +366,7 @@ def ewise_input_types(kind, a_type, b_type, left_default=None, right_default=Non
     for what, default in (("left_default", left_default), ("right_default", right_default)):
         if getattr(default, "shape", ()) != ():
             raise TypeError(f"Bad type for argument `{what}` in ewise_union: expected a "
-                            f"Scalar, got {type(default).__name__}.  Literal scalars also "
+                            f"Scalar, got {type_name(default)}.  Literal scalars also "
                             "accepted.")
     t = unify(unify(a_type, b_type), unify(lookup_dtype(np.asarray(left_default).dtype),
                                            lookup_dtype(np.asarray(right_default).dtype)))
@@ -384,10 +385,10 @@ def mxv_expression(A, x, op, orient, x_first):
         A, orient = A.T, "vxm" if orient == "mxv" else "mxv"
     if not isinstance(A, matrix):
         raise TypeError(f"Bad type for argument `other` in Vector.vxm(...): expected a "
-                        f"Matrix, got {type(A).__name__}")
+                        f"Matrix, got {type_name(A)}")
     if not hasattr(x, "local_piece"):
         raise TypeError(f"Bad type for argument `other` in {orient}(...): expected a Vector, "
-                        f"got {type(x).__name__}")
+                        f"got {type_name(x)}")
     sr = as_op(op, "semiring")
     product = MatVec(A, x, sr, orient, x_first, check_domain)
 
@@ -404,7 +405,7 @@ def mxm_expression(A, B, op):
     B = computed(B)
     if not hasattr(B, "local_block"):
         raise TypeError(f"Bad type for argument `other` in Matrix.mxm(...): expected a "
-                        f"Matrix, got {type(B).__name__}")
+                        f"Matrix, got {type_name(B)}")
     product = MatMat(A, B, as_op(op, "semiring"), check_domain)
 
     def rebind(new_op):

@@ -33,7 +33,7 @@ from ..local.block import Block, BlockMask
 from ..local.keys import merge_disjoint
 from ..local.piece import Piece
 from .expr import MatrixExpression, VectorExpression, check_domain
-from .inputs import axis_index, scalar_dtype
+from .inputs import axis_index, scalar_dtype, type_name
 from .vector import Vector
 
 __all__ = ["EMPTY", "assign", "extract", "matrix_index"]
@@ -229,7 +229,7 @@ def _check_value(c, rows, cols, value):
         if len(got) != len(shape):
             want = {0: "a scalar", 1: "a scalar or Vector", 2: "a scalar or Matrix"}[len(shape)]
             raise TypeError(f"Bad type for argument `value`: assigning to "
-                            f"C{_show(rows, cols)} takes {want}, got {type(value).__name__}")
+                            f"C{_show(rows, cols)} takes {want}, got {type_name(value)}")
         if got != shape:
             raise DimensionMismatch(f"value shape (={got}) must equal the shape of the "
                                     f"indexed region (={shape})")
@@ -239,7 +239,7 @@ def _check_value(c, rows, cols, value):
         return EMPTY, c.dtype  # an empty Scalar: the region's entries go (unless accum)
     if not np.isscalar(value) or isinstance(value, (str, bytes)):
         raise TypeError(f"Bad type for argument `value`: cannot assign a "
-                        f"{type(value).__name__} to C{_show(rows, cols)}")
+                        f"{type_name(value)} to C{_show(rows, cols)}")
     return value, scalar_dtype(value)
 
 

@@ -33,6 +33,7 @@ from ..semirings.dtypes import BOOL
 from ..semirings.numpy_ops import mod as numpy_mod  # ``%``: python-graphblas's binary.numpy.mod
 from .automethods import MatrixAutoMethods, VectorAutoMethods
 from .config import computes
+from .inputs import type_name
 
 __all__ = ["EwisePair", "InPlace", "Infix", "MatMul", "ScalarLike", "call_op", "ewise_pair",
            "matmul", "numpy_mod"]
@@ -53,7 +54,7 @@ def _literal(obj):
             isinstance(value, np.ndarray) and value.ndim == 0:
         return value
     raise TypeError(f"An operand of a Vector or Matrix operator must be a Vector, a Matrix or "
-                    f"a scalar, got {type(obj).__name__}")
+                    f"a scalar, got {type_name(obj)}")
 
 
 def call_op(left, right, op, kind="mult"):
@@ -85,7 +86,7 @@ def _left_operand(obj, symbol):
     operand = _operand(obj)
     if operand is None:
         raise TypeError(f"Bad type for argument `left` of `x {symbol} y`.  Expected type: "
-                        f"Vector, Matrix, TransposedMatrix.  Got: {type(obj).__name__}")
+                        f"Vector, Matrix, TransposedMatrix.  Got: {type_name(obj)}")
     return operand
 
 
@@ -98,7 +99,7 @@ def _pair_operand(obj, symbol, kind):
     if operand is None:
         raise TypeError(f"Bad type for argument `right` of `x {symbol} y`.  Expected type: "
                         f"Vector, Matrix, TransposedMatrix (or a lazy one).  Got: "
-                        f"{type(obj).__name__}")
+                        f"{type_name(obj)}")
     return operand
 
 
@@ -538,7 +539,7 @@ def matmul(left, right):
     for name, side in (("left", left), ("right", right)):
         if len(getattr(side, "shape", ())) not in (1, 2):
             raise TypeError(f"Bad type for argument `{name}` of `x @ y`: expected a Vector or a "
-                            f"Matrix, got {type(side).__name__}")
+                            f"Matrix, got {type_name(side)}")
     inner = left.shape[-1], right.shape[0]
     if inner[0] != inner[1]:
         raise DimensionMismatch(f"The inner dimensions of `x @ y` differ: {left.shape} @ "

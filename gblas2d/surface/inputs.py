@@ -13,7 +13,21 @@ from ..semirings.dtypes import FP64, lookup_dtype, unify
 
 __all__ = ["FirstOnlyMonoid", "INDEX_LIMIT", "LengthMismatch", "agreed_dtype", "axis_index",
            "checked", "dense_fill", "index_array", "is_position", "order_of", "scalar_dtype",
-           "values_array"]
+           "type_name", "values_array"]
+
+
+def type_name(obj):
+    """The name of ``obj``'s type in an error message: bare for gblas2d's, Python's and
+    numpy's own types, named with its package otherwise, so that a python-graphblas Vector
+    passed where a gblas2d one is expected does not read "expected a Vector, got Vector"."""
+    kind = type(obj)
+    package = kind.__module__.partition(".")[0]
+    if package in ("gblas2d", "builtins", "numpy"):
+        return kind.__name__
+    if package == "graphblas":
+        return (f"a python-graphblas {kind.__name__} (the two engines' objects do not mix: "
+                "make a gblas2d one from its to_coo())")
+    return f"{package}.{kind.__name__}"
 
 
 def scalar_dtype(value):

@@ -51,6 +51,7 @@ from .inputs import (
     dense_fill,
     index_array,
     scalar_dtype,
+    type_name,
     values_array,
 )
 from .matrix_views import TransposedMatrix, index_expr
@@ -307,7 +308,7 @@ class Matrix(Container):
         vectors = [rows, columns] + ([values] if hasattr(values, "local_piece") else [])
         for v in vectors:
             if not isinstance(v, Vector):
-                raise TypeError(f"from_vectors expects Vectors, got {type(v).__name__}")
+                raise TypeError(f"from_vectors expects Vectors, got {type_name(v)}")
             check_size("from_vectors", v.size, rows.size, "Vector.size", "rows.size")
         for v in (rows, columns):
             if v.dtype.np_type.kind not in "iu":

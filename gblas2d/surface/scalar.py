@@ -23,6 +23,7 @@ from .config import computes
 from .container import Target
 from .expr import ScalarExpression, as_op
 from .infix import EwisePair, ScalarLike, call_op, numpy_mod
+from .inputs import type_name
 from .matrix_views import MatrixElement
 from .vector import Vector
 from .vector_views import VectorElement
@@ -95,7 +96,7 @@ class ScalarEwisePair(_Pairing, ScalarLike):
                 sides.append(_lift(side))
                 if sides[-1] is None:
                     raise TypeError(f"Bad type for argument `{name}` of `x {symbol} y`.  "
-                                    f"Expected a Scalar or a number.  Got: {type(side).__name__}")
+                                    f"Expected a Scalar or a number.  Got: {type_name(side)}")
         return cls(EwisePair(*sides, kind))
 
     def _call_op(self, op, *args, **kwargs):
@@ -241,7 +242,7 @@ def _operand(x, method):
     lifted = _lift(x)
     if lifted is None:
         raise TypeError(f"Bad type for argument `other` in Scalar.{method}(...). Expected type: "
-                        f"Scalar. Literal scalars also accepted. Got {type(x).__name__}")
+                        f"Scalar. Literal scalars also accepted. Got {type_name(x)}")
     return lifted
 
 
@@ -255,7 +256,7 @@ def _default(x, name):
         return x.value
     if not isinstance(x, (numbers.Number, np.bool_)):
         raise TypeError(f"Bad type for argument `{name}` in ewise_union(...). Expected type: "
-                        f"Scalar. Literal scalars also accepted. Got {type(x).__name__}")
+                        f"Scalar. Literal scalars also accepted. Got {type_name(x)}")
     return x
 
 
@@ -327,7 +328,7 @@ class Scalar(_Arithmetic):
         Scalar takes no mask)."""
         for arg in args:
             if getattr(arg, "kind", None) not in ("binary", "monoid") or accum is not None:
-                raise TypeError(f"Mask not allowed for Scalars, got {type(arg).__name__}: only "
+                raise TypeError(f"Mask not allowed for Scalars, got {type_name(arg)}: only "
                                 "s(accum=op) << value")
             accum = arg
         if mask is not None:
@@ -380,7 +381,7 @@ class Scalar(_Arithmetic):
                 return self._value is None
             if not isinstance(other, (numbers.Number, np.bool_)):
                 raise TypeError(f"Scalar.isequal expects a Scalar or a literal scalar, got "
-                                f"{type(other).__name__}")
+                                f"{type_name(other)}")
             other = Scalar.from_value(other)
             check_dtype = False
         if check_dtype and self.dtype != other.dtype:

@@ -26,6 +26,7 @@ from .expr import (
     check_size,
     ewise_input_types,
 )
+from .inputs import type_name
 
 __all__ = ["broadcast", "diagonal", "dimension", "kronecker", "outer", "power", "reposition",
            "resized_block", "resized_piece"]
@@ -37,7 +38,7 @@ def _integer(value, what):
     try:
         return operator.index(value)
     except TypeError:
-        raise TypeError(f"{what} must be an integer, got {type(value).__name__}") from None
+        raise TypeError(f"{what} must be an integer, got {type_name(value)}") from None
 
 
 def dimension(value, what):
@@ -88,7 +89,7 @@ def kronecker(A, B, op):
     [-9, -8]
     """
     if not isinstance(B, MatrixExpression.output_class):
-        raise TypeError(f"kronecker expects a Matrix, got {type(B).__name__}")
+        raise TypeError(f"kronecker expects a Matrix, got {type_name(B)}")
     binop = as_op(op, "binary")
     out_type = check_domain(binop, A.dtype, B.dtype)
     nrows, ncols = A.nrows * B.nrows, A.ncols * B.ncols
@@ -267,7 +268,7 @@ def outer(u, v, op):
     """
     vector_class = VectorExpression.output_class
     if not isinstance(v, vector_class):
-        raise TypeError(f"outer expects a Vector, got {type(v).__name__}")
+        raise TypeError(f"outer expects a Vector, got {type_name(v)}")
     binop = as_op(op, "binary")
     out_type = check_domain(binop, u.dtype, v.dtype)
 

@@ -41,6 +41,7 @@ from .inputs import (
     dense_fill,
     index_array,
     scalar_dtype,
+    type_name,
     values_array,
 )
 from .vector_views import VectorElement, VectorExtract, one_position, positions_of
@@ -445,7 +446,7 @@ class Vector(Container):
                 t_type = self.dtype if value is None else scalar_dtype(value)
             except (TypeError, ValueError):
                 raise TypeError(f"Bad type for argument `value` in Vector assign: "
-                                f"{type(value).__name__}") from None
+                                f"{type_name(value)}") from None
             if value is None:
                 idx = np.empty(0, dtype=np.int64)
             elif whole:
@@ -534,7 +535,7 @@ class Vector(Container):
         other = computed(other)
         if not isinstance(other, Vector):
             raise TypeError(f"Bad type for argument `other` in Vector.inner(...): expected a "
-                            f"Vector, got {type(other).__name__}")
+                            f"Vector, got {type_name(other)}")
         products = self.ewise_mult(other, sr.binaryop)  # shapes and types checked at once
         out_type = check_domain(sr.monoid, products.dtype)
         return ScalarExpression("inner", (self, other, sr), out_type,

@@ -19,7 +19,7 @@ from .config import computes
 from .container import Assigner
 from .expr import Mask, ScalarExpression, VectorExpression, check_options, input_mask_of, parse_call
 from .infix import Infix, ScalarLike
-from .inputs import axis_index, is_position
+from .inputs import axis_index, is_position, type_name
 
 __all__ = ["VectorElement", "VectorExtract", "VectorIndexExpr", "one_position", "positions_of"]
 
@@ -100,7 +100,7 @@ class VectorIndexExpr(Infix):
         the extracted positions."""
         source = input_mask.parent
         if len(source.shape) != 1:
-            raise TypeError(f"Mask object must be type Vector; got {type(source).__name__}")
+            raise TypeError(f"Mask object must be type Vector; got {type_name(source)}")
         if self._is_element():
             raise ValueError("input_mask is not allowed when extracting one element")
         if source.size != self.parent.size:

@@ -5,6 +5,7 @@ Each case is a call that must raise; it runs on gblas2d and on python-graphblas 
 the two messages must match (they come from the algorithms' own checks).
 """
 
+import graphblas as G
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -21,11 +22,13 @@ from gblas2d.algorithms import (
     bfs_levels,
     bfs_parents,
     connected_components,
+    engine,
     pagerank,
     sssp,
     validate_bfs_tree,
 )
 
+import gblas2d as gb
 from gblas2d.exceptions import DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue
 
 N = 34  # karate
@@ -159,3 +162,13 @@ def test_collectives_line_up_after_the_errors():
     g = graph("karate")
     assert_dense(bfs_levels(g.gb, 0), levels_ref(g, 0), "INT64")
     assert_dense(connected_components(g.gb), np.zeros(N, dtype=np.int64), "INT64")
+
+
+def test_the_engine_of_an_input_is_public_and_refuses_anything_else():
+    """``engine`` (issue 32): the namespace a user's algorithm makes its workspace from."""
+    ours, theirs = engine(gb.Vector(int, 3)), engine(G.Vector(int, 3))
+    assert ours.name == "gblas2d" and ours.Vector is gb.Vector
+    assert theirs.Matrix is G.Matrix and theirs.semiring is G.semiring
+    with pytest.raises(TypeError, match="expected a gblas2d or python-graphblas Matrix or "
+                                        "Vector, got list"):
+        engine([1, 2])

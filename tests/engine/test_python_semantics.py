@@ -378,3 +378,19 @@ def test_in_out_of_range(kind):
     negative = [-1, -10] if kind == "vector" else [(-1, -1), (0, -6)]
     ours, theirs = on_both(kind, lambda L, namespace: [p in namespace["x"] for p in negative])
     assert ours == theirs
+
+
+def test_mixing_the_engines_says_which_is_which():
+    """A python-graphblas object where a gblas2d one is expected is named as such, not
+    "expected a Vector, got Vector" (issue 32)."""
+    import graphblas as G
+
+    A = gb.Matrix.from_coo([0], [1], 1.0, nrows=2, ncols=2)
+    theirs = G.Vector.from_coo([0], [1.0], size=2)
+    for call in (lambda: A.mxv(theirs), lambda: gb.Vector(float, 2) << theirs,
+                 lambda: A.ewise_add(G.Matrix(float, 2, 2))):
+        with pytest.raises(TypeError, match="a python-graphblas (Vector|Matrix) .*do not mix"):
+            call()
+    # Python's own types keep their bare names, as python-graphblas writes them
+    with pytest.raises(TypeError, match="expected a Vector, got list$"):
+        A.mxv([1, 2])
