@@ -27,6 +27,7 @@ import numpy as np
 from ..distributed.grid import collective
 from ..exceptions import DimensionMismatch, EmptyObject
 from ..semirings import binary, monoid
+from . import display as _display
 from . import shape as _shape
 from .automethods import computed
 from .expr import (
@@ -52,6 +53,14 @@ class Container(InPlace):
     """Base of Matrix and Vector (see the module docstring)."""
 
     _symmetric = False  # set on a Matrix known to equal its transpose
+
+    def __repr__(self):
+        """Its facts and its values, the top-left corner first (``display.py``); local: never
+        communicates, so any rank may print it alone."""
+        return _display.text_of(self)
+
+    def _repr_html_(self):
+        return _display.html_of(self)
 
     @property
     def S(self):

@@ -12,7 +12,7 @@ import html
 
 import numpy as np
 
-__all__ = ["layout_text", "matrix_html", "matrix_text", "vector_html", "vector_text"]
+__all__ = ["html_of", "layout_text", "text_of"]
 
 # The most rows and columns a table shows.
 ROWS, COLS = 12, 12
@@ -119,16 +119,14 @@ def vector_text(v):
     return "\n".join(lines)
 
 
-def _html(text):
-    return f"<pre>{html.escape(text)}</pre>"
+def text_of(obj):
+    """The text of a Matrix (two dimensions) or a Vector."""
+    return matrix_text(obj) if len(obj.shape) == 2 else vector_text(obj)
 
 
-def matrix_html(A):
-    return _html(matrix_text(A))
-
-
-def vector_html(v):
-    return _html(vector_text(v))
+def html_of(obj):
+    """The same for a notebook."""
+    return f"<pre>{html.escape(text_of(obj))}</pre>"
 
 
 def layout_text(A):

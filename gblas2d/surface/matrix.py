@@ -147,14 +147,6 @@ class Matrix(Container):
     def T(self):
         return TransposedMatrix(self)
 
-    def __repr__(self):
-        """Its facts and its values, top-left corner first (``display.py``); local: never
-        communicates, so any rank may print it alone."""
-        return _display.matrix_text(self)
-
-    def _repr_html_(self):
-        return _display.matrix_html(self)
-
     @collective
     def layout(self):
         """Collective. Which rank holds which block and how many entries, as text: the grid,

@@ -17,7 +17,6 @@ from ..local.piece import Piece, PieceMask, Write, accumulated, ewise, write
 from ..semirings import binary, monoid, semiring
 from ..semirings.dtypes import FP64, lookup_dtype
 from . import build as _build
-from . import display as _display
 from . import shape as _shape
 from .agg import Aggregator
 from .automethods import computed
@@ -93,14 +92,6 @@ class Vector(Container):
     @property
     def nvals(self):
         return self._nvals
-
-    def __repr__(self):
-        """Its facts and its values, first positions first (``display.py``); local: never
-        communicates, so any rank may print it alone."""
-        return _display.vector_text(self)
-
-    def _repr_html_(self):
-        return _display.vector_html(self)
 
     # ---- this rank's part: what the products, the exchange and the masks read ----
     @property
