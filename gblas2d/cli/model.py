@@ -11,19 +11,11 @@ import numpy as np
 
 from ..algorithms import bfs_levels
 from ..distributed.grid import Layout
-from ..local.block import HYPER_SWITCH
+from ..local.block import index_bytes
 from ..model import bfs_counts, block_counts
 from .run import out_degree
 
 GROUPS = ("row", "col", "transpose", "world")
-
-
-def block_bytes(nrows, entries, nonempty):
-    """The bytes of a pattern block's row ids, pointers and columns under the storage rule of
-    ``Block.from_keys``: hypersparse when fewer than HYPER_SWITCH of its rows have entries
-    (and it has at most 4 entries a row), plain CSR otherwise."""
-    hyper = (nonempty < HYPER_SWITCH * nrows) & (entries <= 4 * nrows)
-    return np.where(hyper, 16 * nonempty + 8, 8 * (nrows + 1)) + 8 * entries, hyper
 
 
 def model(args, grid, out, load):
@@ -54,7 +46,7 @@ def model(args, grid, out, load):
         entries, nonempty = block_counts(n, rows, cols, shape)
         starts = Layout(shape, 0).row_block_starts(n)
         block_rows = np.repeat(np.diff(starts), C)
-        nbytes, hyper = block_bytes(block_rows, entries, nonempty)
+        nbytes, hyper = index_bytes(block_rows, entries, nonempty)
         counts = bfs_counts(n, rows, cols, levels, shape, symmetric=A.is_symmetric)
         levels_out = []
         for level in counts.levels:

@@ -7,7 +7,7 @@ transposing a matrix, and the B rows of ``mxm``.
 
 import numpy as np
 
-from ..local.keys import run_starts
+from ..local.keys import block_keys, keys_fit, run_starts
 
 __all__ = ["fetch", "reduce_duplicates", "to_blocks", "to_owners"]
 
@@ -36,15 +36,22 @@ def to_blocks(grid, nrows, ncols, rows, cols, *vals):
     """Collective (one alltoallv an array). Send entries at global (``rows``, ``cols``) of an
     ``nrows`` x ``ncols`` matrix, with their values if given, to the ranks whose blocks hold
     them; return this rank's (keys, values...), unsorted, each key ``row * block ncols + col``
-    in its block. One key travels per entry, made at the sender from the owner's block
-    bounds."""
+    in its block (``keys.block_keys``). One key travels per entry, made at the sender from the
+    owner's block bounds; where a block has more than 2^63 positions, the key is no int64 and
+    the entry's row and column in the block travel instead, the owner making the key."""
     row_starts, col_starts = grid.row_block_starts(nrows), grid.col_block_starts(ncols)
     grid_row = grid.row_block_of(nrows, rows)
     grid_col = grid.col_block_of(ncols, cols)
-    col_lo = col_starts[grid_col]
-    keys = (rows - row_starts[grid_row]) * (col_starts[grid_col + 1] - col_lo) + (cols - col_lo)
-    got = to_owners(grid, grid_row * grid.ncols + grid_col, keys, *vals)
-    return got if vals else (got,)
+    local_rows, local_cols = rows - row_starts[grid_row], cols - col_starts[grid_col]
+    owners = grid_row * grid.ncols + grid_col
+    if keys_fit(int(np.diff(row_starts).max()), int(np.diff(col_starts).max())):
+        keys = local_rows * (col_starts[grid_col + 1] - col_starts[grid_col]) + local_cols
+        got = to_owners(grid, owners, keys, *vals)
+        return got if vals else (got,)
+    got_rows, got_cols, *got_vals = to_owners(grid, owners, local_rows, local_cols, *vals)
+    lo_r, hi_r = grid.row_block(nrows)
+    lo_c, hi_c = grid.col_block(ncols)
+    return (block_keys(got_rows, got_cols, hi_r - lo_r, hi_c - lo_c), *got_vals)
 
 
 def fetch(grid, size, targets, lo, piece):

@@ -23,7 +23,7 @@ import numpy as np
 from ..exceptions import OutOfMemory
 from .keys import block_keys, key_rows_cols, keys_fit, run_starts
 
-__all__ = ["HYPER_SWITCH", "Block", "BlockMask", "row_pointers"]
+__all__ = ["HYPER_SWITCH", "Block", "BlockMask", "index_bytes", "row_pointers"]
 
 # A block whose rows with entries are fewer than this share of its rows is hypersparse. The
 # hyperlist costs 2 words a nonempty row, plain pointers 1 word a row: below 1/4 the plain
@@ -70,6 +70,17 @@ def _by_runs(major, n):
     the storage rule."""
     starts = run_starts(major)
     return _compress(major[starts], np.append(starts, len(major)), n)
+
+
+def index_bytes(nrows, nvals, nonempty):
+    """The bytes of the row ids, pointers and columns of blocks of ``nrows`` rows, ``nvals``
+    entries and ``nonempty`` rows with entries (arrays or numbers), as ``from_keys`` stores
+    them, and whether each is hypersparse: what a block of a virtual rank would hold."""
+    nrows, nvals, nonempty = (np.asarray(a, dtype=np.int64) for a in (nrows, nvals, nonempty))
+    # from_keys's rule: hypersparse when its nonempty rows are few, except that a block of
+    # more than 4 entries a row is always made plain (by binary search in its keys)
+    hyper = (nonempty < HYPER_SWITCH * nrows) & (nvals <= 4 * nrows)
+    return np.where(hyper, 16 * nonempty + 8, 8 * (nrows + 1)) + 8 * nvals, hyper
 
 
 class Block:

@@ -130,6 +130,7 @@ def measure_kernels(n, rows, cols, levels, counts, *, symmetric, repeats=3):
     from ..distributed.grid import Layout
     from ..local import backends
     from ..local.block import Block
+    from ..local.keys import locate
     from ..local.piece import Piece, PieceMask
     from ..semirings import semiring
 
@@ -167,8 +168,7 @@ def measure_kernels(n, rows, cols, levels, counts, *, symmetric, repeats=3):
                                                        np.ones(len(seen), dtype=bool)),
                                     True, True)
             ids, ptr = block.pointers("cols" if mxv else "rows")
-            slots = x_idx if ids is None else np.searchsorted(ids, x_idx)[
-                np.isin(x_idx, ids)]
+            slots = locate(ids, x_idx)[0]
             push = int((ptr[slots + 1] - ptr[slots]).sum()) if len(slots) else 0
             kwargs = dict(push_edges=push, orient=level["read_as"], x_first=True,
                           direction=level["direction"], allowed=allowed, out_offset=o0,

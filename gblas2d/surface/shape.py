@@ -321,9 +321,15 @@ def _cropped(b, nrows, ncols):
     """The block b resized in place of the whole matrix (one rank): its first rows, cut to
     ``ncols`` columns, read from the CSR without sorting anything."""
     kept = min(nrows, b.nrows)
-    b_ptr = b.csr[0]
-    end = b_ptr[kept]
-    ptr = np.concatenate([b_ptr[:kept + 1], np.full(nrows - kept, end, dtype=b_ptr.dtype)])
+    if b.is_hyper:
+        # the listed rows below ``kept``, and their entries
+        k = int(np.searchsorted(b.hrows, kept))
+        end = int(b.ptr[k])
+        top = Block.compressed(nrows, ncols, b.hrows[:k], b.ptr[:k + 1], b.cols[:end],
+                               b.values_at(np.arange(end)))
+        return top if ncols >= b.ncols else top.select(top.cols < ncols)
+    end = b.ptr[kept]
+    ptr = np.concatenate([b.ptr[:kept + 1], np.full(nrows - kept, end, dtype=b.ptr.dtype)])
     top = Block(nrows, ncols, ptr, b.cols[:end], b.values_at(np.arange(end)))
     return top if ncols >= b.ncols else top.select(top.cols < ncols)
 

@@ -159,3 +159,14 @@ def test_a_block_is_hypersparse_exactly_when_its_nonempty_rows_are_few(nrows, ro
     if kept.is_hyper:
         assert (np.diff(kept.ptr) > 0).all()
     assert np.array_equal(kept.keys(), keys[cols == 0])
+
+
+@pytest.mark.parametrize("n", [2**40, 2**60])
+def test_resizing_a_huge_matrix_moves_each_entry_to_its_place(backend, n):
+    """Keys of blocks beyond 2^63 positions are not int64: the entries that travel to their
+    new owners carry their row and column instead, and none lands at a wrapped-around key."""
+    for shape in ((n // 2, n // 2 + 3), (n - 1, 7), (n, n)):
+        A, GA = both(n)
+        A.resize(*shape)
+        GA.resize(*shape)
+        assert same(A, GA), shape

@@ -80,9 +80,8 @@ def test_block_counts_match_the_blocks_of_a_run():
 def test_the_command_reports_the_model_and_the_blocks_bytes(tmp_path):
     """``gblas2d model`` writes the counts per grid, and its block bytes are those of the
     blocks the engine builds, hypersparse or not (each rank's block made by Block.from_keys)."""
-    from gblas2d.cli.model import block_bytes
     from gblas2d.distributed.grid import Layout
-    from gblas2d.local.block import Block
+    from gblas2d.local.block import Block, index_bytes
 
     out = tmp_path / "model.json"
     done = subprocess.run([sys.executable, "-m", "gblas2d", "model", "--graph", "kron:8",
@@ -109,7 +108,7 @@ def test_the_command_reports_the_model_and_the_blocks_bytes(tmp_path):
         keys = np.sort((rows[mine] - lo_r) * (hi_c - lo_c) + (cols[mine] - lo_c))
         block = Block.from_keys(hi_r - lo_r, hi_c - lo_c, keys, np.ones(len(keys), bool))
         held.append(sum(a.nbytes for a in block.arrays()["csr"][:-1]))
-    predicted, hyper = block_bytes(np.full(256, n // 16), entries, nonempty)
+    predicted, hyper = index_bytes(np.full(256, n // 16), entries, nonempty)
     assert hyper.any() and not hyper.all()
     assert predicted.tolist() == held
     assert report["grids"]["16x16"]["block_bytes_max"] == max(held)
