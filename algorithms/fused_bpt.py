@@ -42,6 +42,7 @@ from typing import NamedTuple
 import numpy as np
 
 from gblas2d import exceptions
+from gblas2d.local.backends.device import array_module
 
 from ._engine import check_sources, engine
 from .graph import as_graph
@@ -92,29 +93,31 @@ def live_bits(threshold, u, v, word, seed, wanted=_ALL):
     Each element's bits depend on its own arguments alone, so long arrays are drawn a chunk at
     a time: the dozen working arrays take a chunk's size, not the product's.
     """
-    args = [np.asarray(a) for a in (threshold, u, v, word, wanted)]
+    xp = array_module(threshold, u, v, word, wanted)
+    args = [xp.asarray(a) for a in (threshold, u, v, word, wanted)]
     shape = np.broadcast_shapes(*(a.shape for a in args))
-    if not shape or shape[0] <= _CHUNK:
-        return _live_bits(*args, seed)
-    out = np.empty(shape, dtype=np.uint64)
-    for lo in range(0, shape[0], _CHUNK):
-        out[lo:lo + _CHUNK] = _live_bits(*(a[lo:lo + _CHUNK] if a.ndim else a for a in args),
-                                         seed)
+    # A device has memory to spare and a cost per call: its chunks are larger.
+    chunk = _CHUNK if xp is np else _CHUNK * 128
+    if not shape or shape[0] <= chunk:
+        return _live_bits(xp, *args, seed)
+    out = xp.empty(shape, dtype=np.uint64)
+    for lo in range(0, shape[0], chunk):
+        out[lo:lo + chunk] = _live_bits(xp, *(a[lo:lo + chunk] if a.ndim else a
+                                              for a in args), seed)
     return out
 
 
-def _live_bits(threshold, u, v, word, wanted, seed):
+def _live_bits(xp, threshold, u, v, word, wanted, seed):
     with np.errstate(over="ignore"):
-        threshold, u, v, word, wanted = np.broadcast_arrays(
-            np.asarray(threshold, dtype=np.uint64), np.asarray(u).astype(np.uint64),
-            np.asarray(v).astype(np.uint64), np.asarray(word).astype(np.uint64),
-            np.asarray(wanted, dtype=np.uint64))
+        threshold, u, v, word, wanted = xp.broadcast_arrays(
+            threshold.astype(np.uint64), u.astype(np.uint64), v.astype(np.uint64),
+            word.astype(np.uint64), wanted.astype(np.uint64))
         certain = threshold >= np.uint64(2**32)
-        out = np.where(certain, wanted, np.uint64(0))
-        at = np.flatnonzero(~certain & (wanted != 0))
+        out = xp.where(certain, wanted, np.uint64(0))
+        at = xp.flatnonzero(~certain & (wanted != 0))
         t, und = threshold[at], wanted[at]
         key = _mix(_mix(_mix(u[at] ^ _mix(np.uint64(seed % 2**64))) + v[at]) + word[at] * _GOLDEN)
-        found = np.zeros_like(und)
+        found = xp.zeros_like(und)
         for level in range(32):
             bits = _mix(key + np.uint64(level + 1) * _GOLDEN)
             # all ones where bit (31 - level) of the threshold is set
@@ -123,9 +126,10 @@ def _live_bits(threshold, u, v, word, wanted, seed):
             found |= und & ~bits & tb
             und &= ~(bits ^ tb)
             left = und != 0
-            if not left.any():
+            still = int(xp.count_nonzero(left))
+            if not still:
                 break
-            if 2 * np.count_nonzero(left) < len(left):
+            if 2 * still < len(left):
                 out[at] = found
                 at, t, und, key, found = at[left], t[left], und[left], key[left], found[left]
         out[at] = found
@@ -137,6 +141,8 @@ def _sampled_band(seed, width):
     # come from word j * width // 64, so packing (width 64 or 1) never changes the samples.
     def multiply(threshold, word_bits, u, v, _v, j):
         return live_bits(threshold, u, v, j * width // 64, seed, wanted=word_bits)
+    # It takes numpy or cupy arrays alike, so a GPU runs the product (backends/array.py).
+    multiply.any_arrays = True
     return multiply
 
 

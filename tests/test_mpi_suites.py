@@ -6,6 +6,10 @@ already, and the 10-minute budget of the whole suite keeps them there. 2x3 is th
 whose ownership arithmetic the engine's tests check (six ranks share the machine's two cores,
 so the algorithms run at up to four).
 
+The algorithm suite runs once more on the array backend (GBLAS2D_BACKEND=array: the kernels a GPU
+runs through cupy, here on numpy) at 1 rank, 1x2 and 2x2, less the memory bound, whose
+constants are SuiteSparse's (its workspace is not Python memory).
+
 A deadlock is a failure, not a hang: the subprocess is killed at the timeout. Each rank runs the
 same pytest session; the distributed tests agree on their verdicts, so every rank passes or
 fails together and mpiexec's exit code is the verdict.
@@ -39,8 +43,20 @@ def mpiexec():
                                                      (4, "2x2", SUITES),
                                                      (6, "2x3", ["tests/engine"])])
 def test_engine_under_mpiexec(nprocs, grid, suites):
+    _run_suites(nprocs, grid, suites, {})
+
+
+@pytest.mark.mpi
+@pytest.mark.parametrize(("nprocs", "grid"), [(1, "1x1"), (2, "1x2"), (4, "2x2")])
+def test_algorithms_on_the_array_backend(nprocs, grid):
+    _run_suites(nprocs, grid, ["tests/algorithms", "--deselect",
+                               "tests/algorithms/test_memory_bound.py"],
+                {"GBLAS2D_BACKEND": "array"})
+
+
+def _run_suites(nprocs, grid, suites, extra_env):
     env = dict(os.environ, GBLAS2D_TEST_MPI="1", GBLAS2D_GRID=grid, PYTHONHASHSEED="0",
-               OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
+               OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", **extra_env)
     cmd = [mpiexec(), "-n", str(nprocs), sys.executable, "-m", "pytest", *suites, "-q",
            "-p", "no:cacheprovider", "-x", "-m", "not serial_only"]
     try:

@@ -45,6 +45,9 @@ Backends:
 * ``numpy``: the reference, every semiring (user-defined and index-aware ops included).
 * ``suitesparse``: SuiteSparse:GraphBLAS through python-graphblas for builtin semirings and
   types, with the engine's push/pull choice passed down as the saxpy/dot method.
+* ``array`` and ``cupy``: one module (``array.py``) written against an array module, run with
+  numpy and scipy on the host or with cupy on a CUDA device (``device.py``): products, with
+  the other kernels left to numpy.
 
 The default is ``suitesparse`` (python-graphblas is a dependency; without it, ``numpy``);
 ``GBLAS2D_BACKEND`` or ``set_backend`` chooses. Algorithms and the comm layer never see which
@@ -58,31 +61,46 @@ import sys
 from ...semirings.dtypes import lookup_dtype
 from . import numpy as reference
 
-__all__ = ["BACKENDS", "adopt", "backend_name", "get", "held_bytes", "plan", "run", "set_backend",
-           "threads_per_rank"]
+__all__ = ["BACKENDS", "adopt", "available", "backend_name", "get", "held_bytes", "plan", "run",
+           "set_backend", "threads_per_rank"]
 
-BACKENDS = ("numpy", "suitesparse")
+BACKENDS = ("numpy", "suitesparse", "array", "cupy")
 _current = {}
 
 
 def _available(name):
     if name == "suitesparse":
         return importlib.util.find_spec("graphblas") is not None
+    if name == "cupy":
+        return importlib.util.find_spec("cupy") is not None
     return True
 
 
 def set_backend(name):
-    """Use the local kernels of backend ``name`` ("numpy" or "suitesparse") from now on.
+    """Use the local kernels of backend ``name`` (one of ``BACKENDS``) from now on: "array"
+    is the array backend on the host, "cupy" the same kernels on a CUDA device.
 
     Local: call it on every rank, with the same name, between operations.
     """
     if name not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}, got {name!r}")
     if not _available(name):
-        raise ImportError(f"the {name!r} backend needs python-graphblas (a dependency of "
-                          "gblas2d): pip install python-graphblas")
-    _current["module"] = importlib.import_module(f"{__name__}.{name}")
+        raise ImportError(_NEEDS[name])
+    module = importlib.import_module(f"{__name__}.{'array' if name == 'cupy' else name}")
+    if module.__name__.endswith(".array"):
+        module.use("cupy" if name == "cupy" else "host")
+    _current["module"] = module
     _current["name"] = name
+
+
+_NEEDS = {"suitesparse": "the 'suitesparse' backend needs python-graphblas (a dependency of "
+                         "gblas2d): pip install python-graphblas",
+          "cupy": "the 'cupy' backend needs CuPy and a CUDA device: pip install 'gblas2d[gpu]'"}
+
+
+def available():
+    """The backends this process can run: ``BACKENDS`` less those whose library is missing."""
+    return tuple(name for name in BACKENDS if _available(name))
 
 
 def get():
@@ -153,7 +171,7 @@ def held_bytes(block):
                 seen.add(key)
                 held[part] += array.nbytes
     for name in BACKENDS:
-        module = sys.modules.get(f"{__name__}.{name}")
+        module = sys.modules.get(f"{__name__}.{name}") if name != "cupy" else None
         if module is not None:
             held[name] = module.held_bytes(block)
     return held

@@ -1,0 +1,452 @@
+"""The array backend: one set of kernels written against an array module ``xp`` and a sparse
+module, run on the host (numpy and scipy.sparse: ``GBLAS2D_BACKEND=array``) or on a CUDA
+device (cupy and cupyx.scipy.sparse: ``GBLAS2D_BACKEND=cupy``). ``device.py`` holds the two
+places and the copies between them; nothing here names either module.
+
+Only calls that numpy and current cupy both have are used: gathers, ``searchsorted``,
+``cumsum``, stable sorts, ``ufunc.at`` for add and the bitwise ops, scatter by assignment,
+and the sparse module's CSR product. A kernel reads the block's copy on the device, made on
+first use and kept with the block (``block.derived["array"]``); its vector operands go down
+as stored (a sparse piece as its entries, O(entries)), its result comes up as entries.
+
+* ``spmv``, push and pull, for the monoids any, plus, min, max, lor, land, bor, band, bxor
+  with the builtin multiplies (positional ones included) on numeric types; an unmasked
+  plus_times (or plus_first / plus_second that keep x) on floats is the sparse module's CSR
+  product.
+* ``spgemm``: products by expansion of B's rows and a sort by output key, or the sparse
+  module's product for plus_times / plus_first / plus_second on floats.
+
+A user-defined multiply runs here on the host; on the device only one whose function takes
+any module's arrays (``func.any_arrays``, as the fused BPT's sampled band). The other kernels
+(element-wise, write, select, transpose) and the times monoid are numpy's (``accepts``).
+"""
+
+import numpy as np
+
+from ...semirings import binary as builtin_binary
+from ...semirings.dtypes import lookup_dtype
+from ..block import Block
+from ..keys import keys_fit
+from . import device
+from .numpy import scipy_operand
+
+__all__ = ["SCIPY_DENSE_PULL", "SMALL_PUSH", "accepts", "adopt", "held_bytes",
+           "small_push_in_numpy", "spgemm", "spmv", "use"]
+
+# The plan's two measured exceptions do not apply: the sparse module's product is taken here.
+SCIPY_DENSE_PULL = False
+SMALL_PUSH = 0
+
+_place = [device.Host()]
+
+
+def use(where):
+    """Run the kernels on the host ("host": numpy and scipy) or a CUDA device ("cupy")."""
+    _place[0] = device.Cuda() if where == "cupy" else device.Host()
+
+
+def small_push_in_numpy(block, orient):
+    return False
+
+
+def adopt(block):
+    """Nothing to take over: the device copy is made when a kernel first reads the block."""
+
+
+def held_bytes(block):
+    """The bytes of this backend's copies of ``block`` (none on the host: they are its own)."""
+    dev = _place[0]
+    total = 0
+    for storage in block.derived.get("array", {}).values():
+        for a in storage:
+            if hasattr(a, "indptr"):  # a matrix of the sparse module: its three arrays
+                total += dev.held(a.data) + dev.held(a.indices) + dev.held(a.indptr)
+            elif a is not None:
+                total += dev.held(a)
+    return total
+
+
+_MONOIDS = ("any", "plus", "min", "max", "lor", "land", "bor", "band", "bxor")
+_OPS = ("plus", "times", "first", "second", "pair", "any", "min", "max", "minus", "land", "lor",
+        "band", "bor", "bxor", "firsti", "firsti1", "firstj", "firstj1", "secondi", "secondi1",
+        "secondj", "secondj1")
+
+
+def _builtin(op, names):
+    return op.name in names and getattr(builtin_binary, op.name).func is op.func
+
+
+def _op_runs_here(op):
+    if _builtin(op, _OPS):
+        return True
+    # A user op: numpy arrays on the host; on a device, only one written for any module.
+    return _place[0].name == "host" or getattr(op.func, "any_arrays", False)
+
+
+def accepts(kernel, *args, **kwargs):
+    """spmv and spgemm over the monoids and multiplies this backend has (the module
+    docstring), on numeric values; everything else goes to numpy."""
+    if kernel == "spmv":
+        block, x, semiring = args
+        dtypes = (block.values.dtype, x.dtype)
+    elif kernel == "spgemm":
+        a, b, semiring = args[:3]
+        dtypes = (a.values.dtype, b[2].dtype)
+        if not keys_fit(a.nrows, b[3]):
+            return False
+    else:
+        return False
+    monoid = semiring.monoid
+    return all(np.dtype(t).kind in "biuf" for t in dtypes) and \
+        _builtin(monoid.binaryop, _MONOIDS) and monoid.name == monoid.binaryop.name and \
+        _op_runs_here(semiring.binaryop)
+
+
+# ---- the block's copy, and the operands ----
+
+def _storage(block, by):
+    """The block by "rows" or "cols" on the device: (ids or None, ptr, ind, values), made on
+    first use."""
+    cache = block.derived.setdefault("array", {})
+    if by not in cache:
+        dev = _place[0]
+        ids, ptr, ind, val = block.by_rows() if by == "rows" else block.by_cols()
+        arrays = [None if ids is None else dev.to_device(ids), dev.to_device(ptr),
+                  dev.to_device(ind), dev.to_device(np.ascontiguousarray(val))]
+        cache[by] = tuple(arrays)
+    return cache[by]
+
+
+def _slots(block, by, ptr):
+    """The storage row (slot) of every entry: kept beside a device's copy, made per call on
+    the host, whose own arrays the backend uses and whose memory it does not add to."""
+    xp = _place[0].xp
+    if _place[0].name == "host":
+        return _owners(xp, ptr, xp.arange(len(ptr) - 1))
+    cache = block.derived["array"]
+    if ("slots", by) not in cache:
+        cache[("slots", by)] = (_owners(xp, ptr, xp.arange(len(ptr) - 1)),)
+    return cache[("slots", by)][0]
+
+
+def _owners(xp, ptr, slots):
+    """Which of ``slots`` each of their entries belongs to (entries in storage order)."""
+    lengths = ptr[slots + 1] - ptr[slots]
+    ends = xp.cumsum(lengths)
+    total = int(ends[-1]) if len(ends) else 0
+    return xp.searchsorted(ends, xp.arange(total), side="right")
+
+
+def _expand(xp, ptr, slots):
+    """(positions in the storage, owner in ``slots``) of every entry of the storage rows
+    ``slots``: ``keys.expand_rows`` without ``repeat`` of a count array, which cupy lacks."""
+    starts = ptr[slots]
+    owner = _owners(xp, ptr, slots)
+    if len(owner) == 0:
+        return owner, owner
+    firsts = xp.cumsum(ptr[slots + 1] - starts) - (ptr[slots + 1] - starts)
+    return xp.arange(len(owner)) - firsts[owner] + starts[owner], owner
+
+
+def _dense(xp, dev, piece, dtype=None, *, values=True):
+    """(present, values) of every position of a Piece, on the device: a sparse piece goes
+    down as its entries, a bitmap as it is. Without ``values`` (a multiply that does not read
+    them), the values are None and stay on the host."""
+    dtype = piece.dtype if dtype is None else np.dtype(dtype)
+    if piece.present is not None:
+        present = dev.to_device(piece.present)
+        return present, dev.to_device(piece.values.astype(dtype, copy=False)) if values \
+            else None
+    present = xp.zeros(piece.size, dtype=bool)
+    idx = dev.to_device(piece.idx)
+    present[idx] = True
+    if not values:
+        return present, None
+    dense = xp.zeros(piece.size, dtype=dtype)
+    dense[idx] = dev.to_device(piece.vals.astype(dtype, copy=False))
+    return present, dense
+
+
+def _entries(xp, dev, piece, *, values=True):
+    """(positions, values) of a Piece's entries, on the device (values None without
+    ``values``)."""
+    if piece.present is None:
+        return dev.to_device(piece.idx), dev.to_device(piece.vals) if values else None
+    idx = xp.flatnonzero(dev.to_device(piece.present))
+    return idx, dev.to_device(piece.values)[idx] if values else None
+
+
+def _reads_x(semiring, x_first):
+    """Whether the multiply reads x's values: not ``pair``, a positional op, or the op that
+    keeps the matrix's value (BFS's products read only where x has entries)."""
+    op = semiring.binaryop
+    keeps_a = "second" if x_first else "first"
+    return not (_builtin(op, ("pair", keeps_a)) or op.index_aware and _builtin(op, _OPS))
+
+
+def _x_values(xp, values, at, dtype):
+    """x's values at positions ``at``, or zeros of its type where they are not read."""
+    return values[at] if values is not None else xp.zeros(len(at), dtype=dtype)
+
+
+def _allowed(xp, dev, mask):
+    """The positions a PieceMask lets through, as a bool array on the device (its values
+    stay on the host: the mask is its structure)."""
+    on = mask.on
+    if on.present is not None:
+        present = dev.to_device(on.present)
+    else:
+        present = xp.zeros(on.size, dtype=bool)
+        present[dev.to_device(on.idx)] = True
+    return ~present if mask.complement else present
+
+
+# ---- products and folds ----
+
+def _evaluate(xp, op, x, y, positions):
+    """``op`` on device arrays (``BinaryOp.evaluate`` without numpy's own conversions)."""
+    t = op.input_type(lookup_dtype(x.dtype), lookup_dtype(y.dtype))
+    out_type = op.output_type(t, t).np_type
+    if _builtin(op, ("pair",)):
+        return xp.ones(len(x), dtype=out_type)
+    x, y = x.astype(t.np_type, copy=False), y.astype(t.np_type, copy=False)
+    with np.errstate(all="ignore"):
+        out = op.func(x, y, *positions()) if op.index_aware else op.func(x, y)
+    if getattr(out, "shape", None) != x.shape:
+        out = xp.full(x.shape, out, dtype=out_type)
+    return out.astype(out_type, copy=False)
+
+
+def _multiply(xp, semiring, a_vals, x_vals, out_g, in_g, x_first):
+    """Products in the right operand order (``numpy._multiply``), positions made only for a
+    positional op."""
+    def positions():
+        out_i, in_i = out_g(), in_g()
+        zero = xp.zeros_like(in_i)
+        return (zero, in_i, in_i, out_i) if x_first else (out_i, in_i, in_i, zero)
+
+    first, second = (x_vals, a_vals) if x_first else (a_vals, x_vals)
+    return _evaluate(xp, semiring.binaryop, first, second, positions)
+
+
+def _fold(xp, out, vals, monoid, size):
+    """Reduce ``vals`` by their keys ``out`` in ``[0, size)``: (sorted keys, values)."""
+    t = monoid.output_type(lookup_dtype(vals.dtype)).np_type
+    vals = vals.astype(t, copy=False)
+    name = monoid.name
+    if name == "plus" and np.dtype(t).kind == "b":
+        name = "lor"  # GraphBLAS's plus on BOOL
+    if name in ("min", "max"):
+        return _fold_by_sort(xp, out, vals, name)
+    hit = xp.zeros(size, dtype=bool)
+    hit[out] = True
+    idx = xp.flatnonzero(hit)
+    if name == "any":
+        dense = xp.empty(size, dtype=t)
+        dense[out] = vals
+    elif name in ("lor", "land"):
+        # One value wins any repeat: true for lor, false for land.
+        win = (vals != 0) == (name == "lor")
+        dense = xp.full(size, name == "land", dtype=bool)
+        dense[out[win]] = name == "lor"
+    elif name == "plus" and np.dtype(t).kind == "f":
+        dense = xp.zeros(size, dtype=t)
+        xp.add.at(dense, out, vals)
+    else:
+        # Integers: in uint64 words, whose sums and bits wrap as the narrower types do.
+        ufunc = {"plus": xp.add, "bor": xp.bitwise_or, "band": xp.bitwise_and,
+                 "bxor": xp.bitwise_xor}[name]
+        words = vals.astype(np.int64 if np.dtype(t).kind == "i" else np.uint64)
+        words = words.view(np.uint64) if words.dtype == np.int64 else words
+        identity = monoid.identity_of(lookup_dtype(t))
+        word = int(identity) % 2**64  # a negative identity (band's -1) as its uint64 word
+        dense = xp.full(size, word, dtype=np.uint64)
+        ufunc.at(dense, out, words)
+        dense = dense.view(np.int64) if np.dtype(t).kind == "i" else dense
+    return idx, dense[idx].astype(t, copy=False)
+
+
+def _fold_by_sort(xp, out, vals, name):
+    """min or max by keys: a stable sort by value, then by key, and each key's first value.
+    NaN sorts last, so it is kept only where a key has nothing else (fmin and fmax)."""
+    order = xp.argsort(-vals if name == "max" and vals.dtype.kind == "f" else vals,
+                       kind="stable")
+    order = order[xp.argsort(out[order], kind="stable")]
+    keys, vals = out[order], vals[order]
+    if len(keys) == 0:
+        return keys, vals
+    first = xp.ones(len(keys), dtype=bool)
+    first[1:] = keys[1:] != keys[:-1]
+    if name == "max" and vals.dtype.kind != "f":
+        # ascending by value: each key's last value
+        last = xp.ones(len(keys), dtype=bool)
+        last[:-1] = first[1:]
+        return keys[last], vals[last]
+    return keys[first], vals[first]
+
+
+def _reduce_by_key(xp, keys, vals, monoid):
+    """Reduce by arbitrary int64 keys: sorted, numbered by run, folded over the runs."""
+    order = xp.argsort(keys, kind="stable")
+    keys, vals = keys[order], vals[order]
+    if len(keys) == 0:
+        return keys, vals.astype(monoid.output_type(lookup_dtype(vals.dtype)).np_type)
+    first = xp.ones(len(keys), dtype=bool)
+    first[1:] = keys[1:] != keys[:-1]
+    run = xp.cumsum(first) - 1
+    runs, folded = _fold(xp, run, vals, monoid, int(run[-1]) + 1)
+    return keys[first][runs], folded
+
+
+def _to_host(dev, idx, vals, out_dtype):
+    return dev.to_host(idx.astype(np.int64, copy=False)), \
+        dev.to_host(vals.astype(out_dtype, copy=False))
+
+
+# ---- the kernels ----
+
+def spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset, in_offset,
+         out_dtype):
+    """Local masked ``y = B (+).(x) x`` for one block; the arguments and result of
+    ``numpy.spmv``."""
+    dev = _place[0]
+    xp = dev.xp
+    n_out = block.nrows if orient == "mxv" else block.ncols
+    if direction == "pull":
+        return _pull(xp, dev, block, x, semiring, orient, x_first, allowed, out_offset,
+                     in_offset, out_dtype, n_out)
+    ids, ptr, ind, val = _storage(block, "cols" if orient == "mxv" else "rows")
+    x_idx, x_vals = _entries(xp, dev, x, values=_reads_x(semiring, x_first))
+    slots = x_idx
+    if x_vals is None:
+        x_vals = xp.zeros(len(x_idx), dtype=x.dtype)
+    if ids is not None:
+        at = xp.minimum(xp.searchsorted(ids, x_idx), max(len(ids) - 1, 0))
+        there = ids[at] == x_idx if len(ids) else xp.zeros(len(x_idx), dtype=bool)
+        slots, x_idx, x_vals = at[there], x_idx[there], x_vals[there]
+    pos, owner = _expand(xp, ptr, slots)
+    out = ind[pos]
+    if allowed is not None:
+        keep = _allowed(xp, dev, allowed)[out]
+        pos, owner, out = pos[keep], owner[keep], out[keep]
+    prod = _multiply(xp, semiring, val[pos], x_vals[owner], lambda: out + out_offset,
+                     lambda: x_idx[owner] + in_offset, x_first)
+    return _to_host(dev, *_fold(xp, out, prod, semiring.monoid, n_out), out_dtype)
+
+
+def _pull(xp, dev, block, x, semiring, orient, x_first, allowed, out_offset, in_offset,
+          out_dtype, n_out):
+    """Each wanted output gathers over its own storage row."""
+    by = "rows" if orient == "mxv" else "cols"
+    ids, ptr, ind, val = _storage(block, by)
+    operand = scipy_operand(semiring, lookup_dtype(block.values.dtype), lookup_dtype(x.dtype),
+                            x_first)
+    if allowed is None and ids is None and operand is not None and \
+            np.dtype(out_dtype).kind == "f":
+        return _pull_sparse(xp, dev, block, x, operand, by, ptr, ind, val, out_dtype, n_out)
+    present, values = _dense(xp, dev, x, values=_reads_x(semiring, x_first))
+    if allowed is None:
+        pos = None
+        slot_of = _slots(block, by, ptr)
+        out = slot_of if ids is None else ids[slot_of]
+        inp = ind
+    else:
+        wanted = _allowed(xp, dev, allowed)
+        if ids is None:
+            slots = rows = xp.flatnonzero(wanted)
+        else:
+            slots = xp.flatnonzero(wanted[ids])
+            rows = ids[slots]
+        pos, owner = _expand(xp, ptr, slots)
+        out, inp = rows[owner], ind[pos]
+    keep = present[inp]
+    out, inp = out[keep], inp[keep]
+    a_vals = val[keep] if pos is None else val[pos[keep]]
+    prod = _multiply(xp, semiring, a_vals, _x_values(xp, values, inp, x.dtype),
+                     lambda: out + out_offset,
+                     lambda: inp + in_offset, x_first)
+    return _to_host(dev, *_fold(xp, out, prod, semiring.monoid, n_out), out_dtype)
+
+
+def _pull_sparse(xp, dev, block, x, operand, by, ptr, ind, val, out_dtype, n_out):
+    """An unmasked plus_times (or a plus that keeps x) on floats: the sparse module's CSR
+    product (cuSPARSE on a device), the structure from the pattern's product with x's."""
+    key = (by, operand, np.dtype(out_dtype))
+    mats = block.derived["array"]
+    if key not in mats:
+        shape = (n_out, block.ncols if by == "rows" else block.nrows)
+        data = val.astype(out_dtype) if operand == "values" else \
+            xp.ones(len(ind), dtype=out_dtype)
+        mats[key] = (dev.sparse.csr_matrix((data, ind, ptr), shape=shape),)
+    mat = mats[key][0]
+    present, values = _dense(xp, dev, x, out_dtype)
+    y = mat @ values
+    if x.is_full:
+        hit = ptr[1:] > ptr[:-1]
+    else:
+        pattern = dev.sparse.csr_matrix((xp.ones(len(ind), dtype=out_dtype), ind, ptr),
+                                        shape=mat.shape)
+        hit = (pattern @ present.astype(out_dtype)) > 0
+    idx = xp.flatnonzero(hit)
+    return _to_host(dev, idx, y[idx], out_dtype)
+
+
+def spgemm(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask=None):
+    """Local ``C = A (+).(x) B`` as a Block; the arguments and result of ``numpy.spgemm``
+    (``mask`` is the caller's to apply)."""
+    dev = _place[0]
+    xp = dev.xp
+    ids, a_ptr, a_ind, a_val = _storage(a, "rows")
+    slot_of = _slots(a, "rows", a_ptr)
+    b_ptr, b_ind, b_val, b_ncols = b
+    b_ptr, b_ind, b_val = dev.to_device(b_ptr), dev.to_device(b_ind), dev.to_device(b_val)
+    op = semiring.binaryop
+    a_rows = slot_of if ids is None else ids[slot_of]
+    t = op.input_type(a_dtype, b_dtype).np_type
+    if semiring.monoid.name == "plus" and (_builtin(op, ("pair",)) or
+                                           _builtin(op, ("times", "first", "second")) and
+                                           t.kind == "f"):
+        rows, cols, vals = _spgemm_sparse(xp, dev, a, a_rows, a_ind, a_val, b_ptr, b_ind,
+                                          b_val, b_ncols, op.name, t,
+                                          op.output_type(a_dtype, b_dtype).np_type)
+    else:
+        pos_b, owner = _expand(xp, b_ptr, a_ind)
+        rows, cols = a_rows[owner], b_ind[pos_b]
+
+        def positions():
+            inner = a_ind[owner] + inner_offset
+            return rows + a_row_offset, inner, inner, cols
+
+        prod = _evaluate(xp, op, a_val[owner], b_val[pos_b], positions)
+        keys, vals = _reduce_by_key(xp, rows * b_ncols + cols, prod, semiring.monoid)
+        rows, cols = keys // max(b_ncols, 1), keys % max(b_ncols, 1)
+    return Block.from_coo(a.nrows, b_ncols, dev.to_host(rows), dev.to_host(cols),
+                          dev.to_host(vals))
+
+
+def _spgemm_sparse(xp, dev, a, a_rows, a_ind, a_val, b_ptr, b_ind, b_val, b_ncols, name, t,
+                   out_type):
+    """plus_times / first / second on floats and plus_pair by the sparse module's product;
+    the structure from the patterns' product, since a sum that cancels to zero is an entry in
+    GraphBLAS."""
+    ninner = len(b_ptr) - 1
+    t = np.dtype(np.float64) if name == "pair" else t
+    ones_a, ones_b = xp.ones(len(a_ind), dtype=t), xp.ones(len(b_ind), dtype=t)
+
+    def product(x, y):
+        A = dev.sparse.coo_matrix((x, (a_rows, a_ind)), shape=(a.nrows, ninner)).tocsr()
+        C = (A @ dev.sparse.csr_matrix((y, b_ind, b_ptr), shape=(ninner, max(b_ncols, 1))))
+        C = C.tocoo()
+        keys = C.row.astype(np.int64) * max(b_ncols, 1) + C.col.astype(np.int64)
+        order = xp.argsort(keys)
+        return keys[order], C.data[order]
+
+    keys, counts = product(ones_a, ones_b)
+    if name == "pair":
+        # plus_pair counts the paths: exact in float64 up to 2^53 of them
+        return keys // max(b_ncols, 1), keys % max(b_ncols, 1), counts.astype(out_type)
+    v_keys, v_vals = product(ones_a if name == "second" else a_val.astype(t),
+                             ones_b if name == "first" else b_val.astype(t))
+    vals = xp.zeros(len(keys), dtype=t)
+    vals[xp.searchsorted(keys, v_keys)] = v_vals
+    return keys // max(b_ncols, 1), keys % max(b_ncols, 1), vals

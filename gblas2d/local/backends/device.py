@@ -1,0 +1,88 @@
+"""Where the array backend's arrays live, and every copy between there and the host.
+
+The array backend (``backends/array.py``) is written once against an array module ``xp`` and a
+sparse module: numpy and scipy.sparse on the host (``Host``), cupy and cupyx.scipy.sparse on a
+CUDA device (``Cuda``). This is the one file that imports cupy, and only when a ``Cuda`` is
+made; ``Host`` is its twin, with the same methods, run on every commit.
+
+The engine keeps vectors and the blocks' own arrays on the host, where MPI reads them; the
+device holds its copy of each block. So the copies are the communication points of a product:
+its input segment goes down after the expand, its partial result comes up before the fold.
+Each copy is counted in the rank's communication record (``comm.stats()``) as "to_device" or
+"to_host" in the group "device", so a trace or ``gb.Recorder`` shows the bytes each way. A copy
+up waits for the device's stream (``cupy.asnumpy`` is synchronous), so no MPI call ever reads
+an array the device is still writing.
+"""
+
+import time
+
+import numpy as np
+import scipy.sparse
+
+__all__ = ["Cuda", "Host", "array_module"]
+
+
+class Host:
+    """The host twin: numpy and scipy.sparse, no copies."""
+
+    name = "host"
+    xp = np
+    sparse = scipy.sparse
+
+    def to_device(self, array):
+        return array
+
+    def to_host(self, array):
+        return array
+
+    def held(self, array):
+        """Bytes the device holds for ``array``: none, the host's arrays are used as they are."""
+        return 0
+
+
+class Cuda:
+    """The current CUDA device, through cupy (imported here, on first use)."""
+
+    name = "cupy"
+
+    def __init__(self):
+        try:
+            import cupy
+            import cupyx.scipy.sparse
+        except ImportError as err:
+            raise ImportError("the 'cupy' backend needs CuPy and a CUDA device: "
+                              "pip install 'gblas2d[gpu]'") from err
+        self.xp, self.sparse = cupy, cupyx.scipy.sparse
+
+    def to_device(self, array):
+        start = time.perf_counter()
+        out = self.xp.asarray(np.ascontiguousarray(array))
+        _count("to_device", array.nbytes, start)
+        return out
+
+    def to_host(self, array):
+        start = time.perf_counter()
+        out = self.xp.asnumpy(array)
+        _count("to_host", out.nbytes, start)
+        return out
+
+    def held(self, array):
+        return array.nbytes
+
+
+def _count(op, nbytes, start):
+    from ...distributed.comm import stats
+
+    # The bytes travel from this rank to itself: sent and received alike.
+    stats().add(op, "device", nbytes, nbytes, 1, time.perf_counter() - start)
+
+
+def array_module(*arrays):
+    """The module of the arrays: cupy when any is a cupy array, else numpy. For an op that a
+    kernel may call on either (``BinaryOp(..., any_arrays=True)``)."""
+    for a in arrays:
+        if type(a).__module__.partition(".")[0] == "cupy":
+            import cupy
+
+            return cupy
+    return np

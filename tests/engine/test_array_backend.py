@@ -1,0 +1,164 @@
+"""The array backend (``backends/array.py``): the kernels the cupy backend runs on a GPU, run
+here on the host with numpy and scipy; on a machine with cupy, on the device too.
+
+The property tests (test_properties.py) run every available backend, these two included,
+against python-graphblas; here, the algorithms built on them, the plan's choice of kernel, the
+device twin and the count of copies.
+"""
+
+import graphblas as G
+import numpy as np
+import pytest
+from gblas2d.algorithms import (
+    bfs_levels,
+    bfs_parents,
+    connected_components,
+    fused_bpt,
+    pagerank,
+    validate_bfs_tree,
+)
+
+import gblas2d as gb
+from gblas2d import backends
+from gblas2d.distributed import comm
+from gblas2d.local.backends import array, device
+from gblas2d.local.backends import numpy as reference
+
+ARRAY_BACKENDS = [name for name in ("array", "cupy") if name in backends.available()]
+
+
+@pytest.fixture
+def kernels(request):
+    previous = backends.backend_name()
+    backends.set_backend(request.param)
+    yield request.param
+    backends.set_backend(previous)
+
+
+def _graph(scale, seed):
+    A = gb.generators.rmat(scale, 8, seed=seed, symmetric=True)
+    rows, cols, vals = A.to_coo()
+    return A, G.Matrix.from_coo(rows, cols, vals, nrows=A.nrows, ncols=A.ncols)
+
+
+def _values(v):
+    return v.to_coo()
+
+
+@pytest.mark.parametrize("kernels", ARRAY_BACKENDS, indirect=True)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_algorithms_match_python_graphblas(kernels, seed):
+    """BFS (levels and a valid parent tree), PageRank, FastSV and the fused BPT on the array
+    kernels give python-graphblas's answers on the same graph."""
+    A, M = _graph(9, seed)
+    root = int(np.argmax(np.bincount(A.to_coo()[0], minlength=A.nrows)))
+    got, want = _values(bfs_levels(A, root)), _values(bfs_levels(M, root))
+    assert all(np.array_equal(a, b) for a, b in zip(got, want, strict=True))
+    parents = bfs_parents(A, root)
+    assert parents.nvals == want[0].size
+    assert validate_bfs_tree(A, root, parents)
+    (pi, pv), (qi, qv) = _values(pagerank(A, iterations=20)), _values(pagerank(M, iterations=20))
+    assert np.array_equal(pi, qi) and np.allclose(pv, qv, atol=1e-9)
+    labels, theirs = _values(connected_components(A))[1], _values(connected_components(M))[1]
+    # the same partition: label pairs map one to one
+    pairs = set(zip(labels.tolist(), theirs.tolist(), strict=True))
+    assert len(pairs) == len(set(labels.tolist())) == len(set(theirs.tolist()))
+    sources = [root, 0, 5, root] * 20
+    mine, peer = fused_bpt(A, sources, 0.3, seed=seed), fused_bpt(M, sources, 0.3, seed=seed)
+    assert all(np.array_equal(a, b) for a, b in zip(mine.rrr.to_coo(), peer.rrr.to_coo(),
+                                                       strict=True))
+    assert mine.levels == peer.levels
+
+
+@pytest.mark.parametrize("kernels", ARRAY_BACKENDS, indirect=True)
+def test_the_plan_runs_products_here(kernels):
+    """The plan sends products to the array kernels, whatever their size, and the kernels
+    this backend does not have to numpy."""
+    A, _ = _graph(6, 1)
+    x = gb.Vector.from_coo([0, 1], [1.0, 2.0], size=A.nrows)
+    block, seg = A.block, x._piece
+    kwargs = dict(orient="mxv", x_first=False, allowed=None, out_offset=0, in_offset=0,
+                  out_dtype=np.dtype(np.float64))
+    for direction in ("push", "pull"):
+        for sr in (gb.semiring.any_pair, gb.semiring.min_second, gb.semiring.plus_times,
+                   gb.semiring.bor_band, gb.semiring.min_secondi):
+            operand = seg if sr is not gb.semiring.bor_band else seg.astype(np.uint64)
+            chosen = backends.plan("spmv", block, operand, sr, direction=direction, **kwargs)
+            assert chosen is array.spmv, (direction, sr.name)
+    assert backends.plan("spmv", block, seg, gb.semiring.times_first, direction="pull",
+                         **kwargs) is reference.spmv
+    assert backends.plan("write_block", block, block, None, None, False,
+                         np.float64) is reference.write_block
+
+
+@pytest.mark.parametrize("kernels", ARRAY_BACKENDS, indirect=True)
+@pytest.mark.parametrize("dtype", ["INT8", "INT64", "UINT64", "FP32", "BOOL"])
+@pytest.mark.parametrize("monoid", ["plus", "min", "max", "bor", "band", "bxor", "lor", "land",
+                                    "any"])
+def test_folds_match_numpy(kernels, dtype, monoid):
+    """Every monoid's fold by key, on each type it takes, gives the numpy backend's values
+    (integer sums wrap as the type does)."""
+    if dtype in ("FP32", "BOOL") and monoid in ("bor", "band", "bxor"):
+        return
+    rng = np.random.default_rng(len(dtype) * 31 + len(monoid))
+    t = np.dtype(dtype.lower().replace("fp", "float"))
+    vals = rng.integers(-120, 120, 400).astype(t) if t.kind != "b" else rng.random(400) < 0.5
+    keys = rng.integers(0, 50, 400)
+    m = getattr(gb.monoid, monoid)
+    from gblas2d.local.keys import reduce_by_key
+
+    dev = array._place[0]
+    idx, got = array._fold(dev.xp, dev.to_device(keys), dev.to_device(vals), m, 50)
+    want_idx, want = reduce_by_key(keys, vals, m)
+    assert np.array_equal(dev.to_host(idx), want_idx)
+    if monoid != "any":
+        assert np.array_equal(dev.to_host(got), want)
+
+
+def test_the_device_twin_has_the_same_calls():
+    """The host twin and the CUDA device answer the same calls, so the code run here is the
+    code run there."""
+    def calls(cls):
+        return {name for name, v in vars(cls).items() if callable(v) and name[0] != "_"}
+
+    assert calls(device.Cuda) == calls(device.Host) == {"to_device", "to_host", "held"}
+    assert device.array_module(np.zeros(2)) is np
+
+
+class _CountingShim:
+    """Stands in for cupy: copies, as a device would."""
+
+    asarray = staticmethod(np.array)
+    asnumpy = staticmethod(np.array)
+
+
+def test_copies_are_counted_in_the_trace():
+    """Each copy to or from a device is one "to_device" or "to_host" row of the rank's record,
+    with its bytes, and shows in gb.Recorder."""
+    cuda = device.Cuda.__new__(device.Cuda)
+    cuda.xp = _CountingShim
+    data = np.arange(100, dtype=np.int64)
+    with comm.recording() as rec:
+        back = cuda.to_host(cuda.to_device(data))
+    assert np.array_equal(back, data)
+    rows = {(r["op"], r["group"]): r for r in rec.summary()}
+    assert rows[("to_device", "device")]["bytes_sent"] == 800
+    assert rows[("to_host", "device")]["bytes_received"] == 800
+    with gb.Recorder() as recorder:
+        before = {key: list(row) for key, row in comm.stats().totals.items()}
+        cuda.to_device(data)
+        recorder.record("copy", before, comm.stats().totals)
+    assert "to_device device x1 (800 B)" in str(recorder)
+
+
+def test_cupy_is_imported_only_when_asked():
+    """Without cupy, asking for the cupy backend is a clear ImportError; with it, it runs."""
+    previous = backends.backend_name()
+    if "cupy" in backends.available():
+        backends.set_backend("cupy")
+        assert backends.backend_name() == "cupy"
+        backends.set_backend(previous)
+    else:
+        with pytest.raises(ImportError, match=r"gblas2d\[gpu\]"):
+            backends.set_backend("cupy")
+        assert backends.backend_name() == previous
