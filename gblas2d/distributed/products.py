@@ -28,8 +28,16 @@ from ..local.piece import Piece, PieceMask
 from ..semirings import monoid
 from . import exchange as ex
 from . import redistribute as redist
+from .comm import stats
 
 __all__ = ["MatMat", "MatVec", "trace"]
+
+def _count_copy(op, nbytes, seconds):
+    # A copy between host and GPU goes from this rank to itself: sent and received alike.
+    stats().add(op, "device", nbytes, nbytes, 1, seconds)
+
+
+backends.device.record_copies(_count_copy)
 
 _tracers = []
 
@@ -64,8 +72,6 @@ def _emit(event):
 
 
 def _count_bytes():
-    from .comm import stats
-
     s = stats()
     return {g: s.bytes(g) for g in ("row", "col", "transpose", "world")}
 

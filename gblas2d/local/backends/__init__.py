@@ -59,10 +59,11 @@ import os
 import sys
 
 from ...semirings.dtypes import lookup_dtype
+from . import device
 from . import numpy as reference
 
-__all__ = ["BACKENDS", "adopt", "available", "backend_name", "get", "held_bytes", "plan", "run",
-           "set_backend", "threads_per_rank"]
+__all__ = ["BACKENDS", "adopt", "available", "backend_name", "device", "get", "held_bytes",
+           "plan", "run", "set_backend", "threads_per_rank"]
 
 BACKENDS = ("numpy", "suitesparse", "array", "cupy")
 _current = {}

@@ -8,10 +8,11 @@ made; ``Host`` is its twin, with the same methods, run on every commit.
 The engine keeps vectors and the blocks' own arrays on the host, where MPI reads them; the
 device holds its copy of each block. So the copies are the communication points of a product:
 its input segment goes down after the expand, its partial result comes up before the fold.
-Each copy is counted in the rank's communication record (``comm.stats()``) as "to_device" or
-"to_host" in the group "device", so a trace or ``gb.Recorder`` shows the bytes each way. A copy
-up waits for the device's stream (``cupy.asnumpy`` is synchronous), so no MPI call ever reads
-an array the device is still writing.
+Each copy is counted in the rank's communication record (``comm.stats()``, through
+``record_copies``) as "to_device" or "to_host" in the group "device", so a trace or
+``gb.Recorder`` shows the bytes each way. A copy up waits for the device's stream
+(``cupy.asnumpy`` is synchronous), so no MPI call ever reads an array the device is still
+writing.
 """
 
 import time
@@ -19,7 +20,7 @@ import time
 import numpy as np
 import scipy.sparse
 
-__all__ = ["Cuda", "Host", "array_module"]
+__all__ = ["Cuda", "Host", "array_module", "record_copies"]
 
 
 class Host:
@@ -70,11 +71,18 @@ class Cuda:
         return array.nbytes
 
 
-def _count(op, nbytes, start):
-    from ...distributed.comm import stats
+_record = [None]
 
-    # The bytes travel from this rank to itself: sent and received alike.
-    stats().add(op, "device", nbytes, nbytes, 1, time.perf_counter() - start)
+
+def record_copies(add):
+    """Count every copy from now on with ``add(op, nbytes, seconds)``. The communication layer
+    registers the rank's record here (``distributed/products.py``): it lies above this one."""
+    _record[0] = add
+
+
+def _count(op, nbytes, start):
+    if _record[0] is not None:
+        _record[0](op, nbytes, time.perf_counter() - start)
 
 
 def array_module(*arrays):
