@@ -37,13 +37,15 @@ def parse_args(argv=None):
     p.add_argument("--threads", type=int, default=16)
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--only", default="bfs,pagerank,fastsv,bpt",
-                   help="the parts to run, of bfs, pagerank, fastsv, bpt")
+                   help="the parts to run, of bfs, pagerank, fastsv, bpt, triangles (on the "
+                        "BPT's graph)")
     p.add_argument("--engines", default="graphblas,device,suitesparse",
                    help="the engines, of graphblas (always run first: the reference), device "
                         "(gblas2d on --backend), suitesparse")
     p.add_argument("--colors", default="64,1024", help="the fused BPT's color counts")
     p.add_argument("--profile", action="store_true",
-                   help="write the profile of one BFS on --backend to profile.txt")
+                   help="write the profiles of one BFS and one 1,024-color BPT on --backend "
+                        "to profile_bfs.txt and profile_bpt.txt")
     p.add_argument("--out", type=Path, default=Path(os.environ.get("OUT", "benchmarks/results")))
     return p.parse_args(argv)
 
@@ -91,7 +93,13 @@ def main(argv=None):
     args = parse_args(argv)
     os.environ.setdefault("GBLAS2D_THREADS", str(args.threads))
     import graphblas as grb
-    from gblas2d.algorithms import bfs_parents, connected_components, fused_bpt, pagerank
+    from gblas2d.algorithms import (
+        bfs_parents,
+        connected_components,
+        fused_bpt,
+        pagerank,
+        triangle_count,
+    )
 
     import gblas2d as gb
     from gblas2d import backends
@@ -170,19 +178,23 @@ def main(argv=None):
             save()
         if args.profile:
             backends.set_backend(args.backend)
-            profile(lambda: bfs_parents(A, roots[0]), args.out / "profile.txt")
+            profile(lambda: bfs_parents(A, roots[0]), args.out / "profile_bfs.txt")
         if "pagerank" in parts:
             run_engines(engines, "pagerank", lambda M: pagerank(M, iterations=20), close)
         if "fastsv" in parts:
             run_engines(engines, "fastsv", lambda M: connected_components(M), same_partition)
 
-    if "bpt" in parts:
-        # the fused BPT, on a smaller graph
+    if parts & {"bpt", "triangles"}:
+        # the fused BPT and triangle counting, on a smaller graph
         B, GB, b_degree = graphs(gb, grb, args.bpt_scale, 2)
         engines = chosen([("python-graphblas", None, GB),
                           (f"gblas2d-{args.backend}", args.backend, B),
                           ("gblas2d-suitesparse", "suitesparse", B)])
         sources = rng.choice(np.flatnonzero(b_degree), size=1024, replace=True).tolist()
+    if "triangles" in parts:
+        run_engines(engines, "triangles", triangle_count,
+                    lambda mine, theirs: theirs is None or mine == theirs)
+    if "bpt" in parts:
 
         def same_rrr(result, reference):
             return reference is None or close(result.rrr, reference.rrr, 0)
@@ -196,6 +208,10 @@ def main(argv=None):
             engines, sources, args.singles, report["results"].get(f"bpt_{max(colors)}", {}),
             max(colors), args.backend)
         save()
+        if args.profile:
+            backends.set_backend(args.backend)
+            profile(lambda: fused_bpt(B, sources[:max(colors)], 0.1, seed=3),
+                    args.out / "profile_bpt.txt")
     if args.backend == "cupy":
         from gblas2d.distributed.comm import stats
 
@@ -301,7 +317,8 @@ def plot(report, path):
         print("matplotlib missing: no PNG", file=sys.stderr)
         return
     results = report["results"]
-    names = ["bfs", "pagerank", "fastsv", "bpt_64", "bpt_1024"]
+    names = [n for n in ("bfs", "pagerank", "fastsv", "triangles", "bpt_64", "bpt_1024")
+             if n in results]
     labels = sorted({label for n in names for label in results.get(n, {})})
     fig, ax = plt.subplots(figsize=(9, 4.5))
     width = 0.8 / max(len(labels), 1)
