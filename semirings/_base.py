@@ -11,6 +11,7 @@ import numbers
 
 import numpy as np
 
+from ._arrays import array_module
 from .dtypes import BOOL, INT64, lookup_dtype, unify
 
 __all__ = ["BinaryOp", "IndexUnaryOp", "Monoid", "Operator", "Semiring", "UnaryOp"]
@@ -146,10 +147,11 @@ class UnaryOp(Operator):
         return self._result(t) if callable(self._result) else lookup_dtype(self._result)
 
     def evaluate(self, x):
+        """The op on the values ``x`` (numpy's or cupy's: ``_arrays``)."""
         t = self.input_type(lookup_dtype(x.dtype))
         with np.errstate(all="ignore"):
             out = self.func(x.astype(t.np_type, copy=False))
-        return np.asarray(out).astype(self.output_type(t).np_type, copy=False)
+        return array_module(x).asarray(out).astype(self.output_type(t).np_type, copy=False)
 
     def __call__(self, operand, **kwargs):
         """``unary.abs(v)``: applied to a Vector, Matrix, lazy one or number (one operand)."""
@@ -211,15 +213,17 @@ class BinaryOp(Operator):
         return _probe_type(self.func, t, t)
 
     def evaluate(self, x, y, ia=None, ja=None, ib=None, jb=None):
-        """Products of ``x`` and ``y`` (same length); index arrays only for index-aware ops."""
+        """Products of ``x`` and ``y`` (same length; numpy's or cupy's arrays: ``_arrays``);
+        index arrays only for index-aware ops."""
         t = self.input_type(lookup_dtype(x.dtype), lookup_dtype(y.dtype))
         x = x.astype(t.np_type, copy=False)
         y = y.astype(t.np_type, copy=False)
         with np.errstate(all="ignore"):
             out = self.func(x, y, ia, ja, ib, jb) if self.index_aware else self.func(x, y)
-        out = np.asarray(out)
+        xp = array_module(x)
+        out = xp.asarray(out)
         if out.shape != x.shape:
-            out = np.full(x.shape, out)
+            out = xp.full(x.shape, out)
         return out.astype(self.output_type(t, t).np_type, copy=False)
 
     def _call_on_numbers(self, *args):
@@ -428,8 +432,9 @@ class IndexUnaryOp(Operator):
         thunk_type = lookup_dtype(np.asarray(thunk).dtype)
         with np.errstate(all="ignore"):
             out = self.func(x.astype(t.np_type, copy=False), row, col, thunk)
-        out = np.asarray(out)
+        xp = array_module(x)
+        out = xp.asarray(out)
         if out.shape != x.shape:
-            out = np.full(x.shape, out)
+            out = xp.full(x.shape, out)
         return out.astype(self.output_type(t, thunk_type).np_type, copy=False)
 

@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..exceptions import OutOfMemory
-from .keys import block_keys, key_rows_cols, keys_fit, run_starts
+from .keys import block_keys, key_rows_cols, keys_fit, run_starts, sorted_isin
 
 __all__ = ["HYPER_SWITCH", "Block", "BlockMask", "index_bytes", "row_pointers"]
 
@@ -346,13 +346,15 @@ class BlockMask(NamedTuple):
     structure: bool
     complement: bool
 
-    def allows(self, keys):
-        """Whether each local entry key (row * ncols + col, sorted) passes the mask."""
+    def keys(self):
+        """The sorted keys of the mask's entries: all of them for a structural mask, the
+        nonzero ones for a value mask (a complemented mask stops these, a plain one passes
+        them)."""
         mkeys = self.block.keys()
-        if not self.structure:
-            mkeys = mkeys[self.block.values != 0]
-        hit = np.zeros(len(keys), dtype=bool)
-        if len(mkeys):
-            pos = np.clip(np.searchsorted(mkeys, keys), 0, len(mkeys) - 1)
-            hit = mkeys[pos] == keys
+        return mkeys if self.structure else mkeys[self.block.values != 0]
+
+    def allows(self, keys, mask_keys=None):
+        """Whether each local entry key (row * ncols + col, sorted) passes the mask;
+        ``mask_keys``: ``keys()`` where a caller holds them already (on a GPU)."""
+        hit = sorted_isin(keys, self.keys() if mask_keys is None else mask_keys)
         return ~hit if self.complement else hit

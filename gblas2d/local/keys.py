@@ -1,5 +1,7 @@
 """Sorted-key primitives: the searches, merges and reductions by key that the kernels, the
-exchange and the containers share. Arrays in, arrays out, no communication.
+exchange and the containers share. Arrays in, arrays out, no communication. The merges, the
+write rule and ``ewise_sorted`` take numpy's or cupy's arrays alike (the GPU backend calls
+them on the device).
 
 A key is a position in a piece, or ``row * ncols + col`` in a block; every function here
 keeps keys sorted and unique where it says so, so two lists merge without a sort. A block of
@@ -11,11 +13,12 @@ are few.
 
 import numpy as np
 
+from ..semirings._arrays import array_module
 from ..semirings.dtypes import lookup_dtype
 
-__all__ = ["block_keys", "expand_rows", "key_rows_cols", "keys_fit", "locate", "merge_disjoint",
-           "reduce_by_key", "reduce_scattered", "reduce_sorted", "run_starts", "sorted_isin",
-           "sorted_union", "unique_sorted", "write_sorted"]
+__all__ = ["block_keys", "ewise_sorted", "expand_rows", "key_rows_cols", "keys_fit", "locate",
+           "merge_disjoint", "reduce_by_key", "reduce_scattered", "reduce_sorted", "run_starts",
+           "sorted_isin", "sorted_union", "unique_sorted", "write_sorted"]
 
 
 _INT64_POSITIONS = 2 ** 63
@@ -83,15 +86,17 @@ def sorted_isin(a, b):
     """Which of the sorted unique keys ``a`` are in the sorted unique keys ``b``: a binary
     search of each, where ``np.isin`` would hash both arrays (numpy 2.x), several times slower
     on millions of keys."""
+    xp = array_module(a, b)
     if len(b) == 0:
-        return np.zeros(len(a), dtype=bool)
-    pos = np.searchsorted(b, a)
-    return b[np.minimum(pos, len(b) - 1)] == a
+        return xp.zeros(len(a), dtype=bool)
+    pos = xp.searchsorted(b, a)
+    return b[xp.minimum(pos, len(b) - 1)] == a
 
 
 def sorted_union(a, b):
     """The sorted union of the sorted unique keys ``a`` and ``b``."""
-    return np.sort(np.concatenate([a, b[~sorted_isin(b, a)]]))
+    xp = array_module(a, b)
+    return xp.sort(xp.concatenate([a, b[~sorted_isin(b, a)]]))
 
 
 def run_starts(keys):
@@ -144,10 +149,11 @@ def reduce_scattered(keys, vals, monoid, size):
 def merge_disjoint(a_keys, a_vals, b_keys, b_vals):
     """Two sorted key lists with no key in common, merged: each entry's place is its rank in
     its own list plus the number of the other list's keys below it (no sort)."""
-    keys = np.empty(len(a_keys) + len(b_keys), dtype=np.result_type(a_keys, b_keys))
-    vals = np.empty(len(keys), dtype=np.result_type(a_vals, b_vals))
-    at_a = np.arange(len(a_keys)) + np.searchsorted(b_keys, a_keys)
-    at_b = np.arange(len(b_keys)) + np.searchsorted(a_keys, b_keys)
+    xp = array_module(a_keys, b_keys)
+    keys = xp.empty(len(a_keys) + len(b_keys), dtype=np.result_type(a_keys.dtype, b_keys.dtype))
+    vals = xp.empty(len(keys), dtype=np.result_type(a_vals.dtype, b_vals.dtype))
+    at_a = xp.arange(len(a_keys)) + xp.searchsorted(b_keys, a_keys)
+    at_b = xp.arange(len(b_keys)) + xp.searchsorted(a_keys, b_keys)
     keys[at_a], keys[at_b] = a_keys, b_keys
     vals[at_a], vals[at_b] = a_vals, b_vals
     return keys, vals
@@ -177,13 +183,51 @@ def write_sorted(c_keys, c_vals, t_keys, t_vals, allows, accum, replace, dtype, 
         z_keys, z_vals = t_keys, t_vals.astype(dtype, copy=False)
     else:
         z_keys = sorted_union(c_keys, t_keys)
-        z_vals = np.zeros(len(z_keys), dtype=dtype)
-        in_c = np.searchsorted(z_keys, c_keys)
+        xp = array_module(z_keys)
+        z_vals = xp.zeros(len(z_keys), dtype=dtype)
+        in_c = xp.searchsorted(z_keys, c_keys)
         z_vals[in_c] = c_vals
-        z_vals[np.searchsorted(z_keys, t_keys)] = t_vals
+        z_vals[xp.searchsorted(z_keys, t_keys)] = t_vals
         both_c = sorted_isin(c_keys, t_keys)
         z_vals[in_c[both_c]] = accum.evaluate(c_vals[both_c], t_vals[sorted_isin(t_keys, c_keys)])
     if outside is not None:
         # C's entries outside the mask stay; Z has none there.
         z_keys, z_vals = merge_disjoint(z_keys, z_vals, *outside)
     return z_keys, z_vals.astype(dtype, copy=False)
+
+
+def ewise_sorted(ak, av, bk, bv, binop, kind, out_type, defaults):
+    """Element-wise ``binop`` of two sorted unique key lists and their values: sorted (keys,
+    values). ``kind`` is "mult" (intersection), "add" (union, a lone value kept) or "union"
+    (union, a lone value combined with the other side's default, ``defaults``)."""
+    xp = array_module(ak, bk)
+    # One merge of the two sorted key lists (a stable sort of two runs): a key in both sits
+    # right after itself, A's entry first.
+    keys = xp.concatenate([ak, bk])
+    order = xp.argsort(keys, kind="stable")
+    keys = keys[order]
+    first = xp.flatnonzero(keys[1:] == keys[:-1])
+    in_b = xp.zeros(len(ak), dtype=bool)
+    in_b[order[first]] = True
+    in_a = xp.zeros(len(bk), dtype=bool)
+    in_a[order[first + 1] - len(ak)] = True
+    both_vals = binop.evaluate(av[in_b], bv[in_a])
+    if kind == "mult":
+        return ak[in_b], both_vals.astype(out_type)
+    if kind == "union":
+        left_default, right_default = defaults
+        only_a = binop.evaluate(av[~in_b], xp.full(len(ak) - len(first), right_default,
+                                                   dtype=bv.dtype))
+        only_b = binop.evaluate(xp.full(len(bk) - len(first), left_default, dtype=av.dtype),
+                                bv[~in_a])
+    else:
+        only_a, only_b = av[~in_b], bv[~in_a]
+    # Each entry's place in the merged order: A's entries (the first of a pair) and B's
+    # entries that A lacks.
+    out_vals = xp.empty(len(ak) + len(bk), dtype=out_type)
+    out_vals[:len(ak)][in_b] = both_vals
+    out_vals[:len(ak)][~in_b] = only_a
+    out_vals[len(ak):][~in_a] = only_b
+    keep = xp.ones(len(keys), dtype=bool)
+    keep[first + 1] = False
+    return keys[keep], out_vals[order[keep]]

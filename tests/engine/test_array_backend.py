@@ -72,8 +72,8 @@ def test_algorithms_match_python_graphblas(kernels, seed):
 
 @pytest.mark.parametrize("kernels", ARRAY_BACKENDS, indirect=True)
 def test_the_plan_runs_products_here(kernels):
-    """The plan sends products to the array kernels, whatever their size, and the kernels
-    this backend does not have to numpy."""
+    """The plan sends products, element-wise ops, writes and selects to the array kernels,
+    whatever their size, and the kernels this backend does not have to numpy."""
     A, _ = _graph(6, 1)
     x = gb.Vector.from_coo([0, 1], [1.0, 2.0], size=A.nrows)
     block, seg = A.block, x._piece
@@ -88,7 +88,11 @@ def test_the_plan_runs_products_here(kernels):
     assert backends.plan("spmv", block, seg, gb.semiring.times_first, direction="pull",
                          **kwargs) is reference.spmv
     assert backends.plan("write_block", block, block, None, None, False,
-                         np.float64) is reference.write_block
+                         np.float64) is array.write_block
+    assert backends.plan("ewise_block", block, block, gb.binary.plus, "add",
+                         (np.float64, np.float64), np.float64, (None, None)) is array.ewise_block
+    assert backends.plan("select_values", block, gb.select.valuegt, 1) is array.select_values
+    assert backends.plan("transpose_block", block) is reference.transpose_block
 
 
 @pytest.mark.parametrize("kernels", ARRAY_BACKENDS, indirect=True)
@@ -162,3 +166,41 @@ def test_cupy_is_imported_only_when_asked():
         with pytest.raises(ImportError, match=r"gblas2d\[gpu\]"):
             backends.set_backend("cupy")
         assert backends.backend_name() == previous
+
+
+def _random_block(rng, n, density, dtype=np.int64):
+    from gblas2d.local.block import Block
+
+    keys = np.flatnonzero(rng.random(n * n) < density)
+    return Block.from_keys(n, n, keys, rng.integers(-3, 4, len(keys)).astype(dtype))
+
+
+@pytest.mark.parametrize("kernels", ARRAY_BACKENDS, indirect=True)
+@pytest.mark.parametrize("seed", range(6))
+def test_block_kernels_match_numpy(kernels, seed):
+    """Element-wise ops, writes (every mask kind, accum, replace) and selects of blocks give
+    the numpy backend's entries."""
+    from gblas2d.local.block import BlockMask
+
+    rng = np.random.default_rng(seed)
+    a, b, m = (_random_block(rng, 9, d) for d in (0.3, 0.4, 0.5))
+    types = (np.int64, np.int64)
+
+    def same(got, want):
+        if isinstance(got, tuple):
+            return all(np.array_equal(x, y) for x, y in zip(got, want, strict=True))
+        return np.array_equal(got.keys(), want.keys()) and \
+            np.array_equal(got.values, want.values)
+
+    for kind, defaults in (("mult", None), ("add", None), ("union", (5, -5))):
+        args = (a, b, gb.binary.minus, kind, types, np.int64, defaults)
+        assert same(array.ewise_block(*args), reference.ewise_block(*args)), kind
+    for structure in (True, False):
+        for complement in (False, True):
+            for accum in (None, gb.binary.plus):
+                for replace in (False, True):
+                    mask = BlockMask(m, structure, complement)
+                    args = (a, b, mask, accum, replace, np.int64)
+                    assert same(array.write_block(*args), reference.write_block(*args))
+    for op, thunk in ((gb.select.valuegt, 0), (gb.select.valuene, 1)):
+        assert same(array.select_values(a, op, thunk), reference.select_values(a, op, thunk))

@@ -16,22 +16,27 @@ as stored (a sparse piece as its entries, O(entries)), its result comes up as en
 * ``spgemm``: products by expansion of B's rows and a sort by output key, or the sparse
   module's product for plus_times / plus_first / plus_second on floats.
 
-A user-defined multiply runs here on the host; on the device only one whose function takes
-any module's arrays (``func.any_arrays``, as the fused BPT's sampled band). The other kernels
-(element-wise, write, select, transpose) and the times monoid are numpy's (``accepts``).
+* ``ewise_block``, ``write_block`` and ``select_values``: the sorted-key merges of ``keys``
+  (``ewise_sorted``, ``write_sorted``), which take either module's arrays, run where the
+  kernels run.
+
+A user-defined op runs here on the host; on the device only one whose function takes any
+module's arrays (``func.any_arrays``, as the fused BPT's sampled band). The transpose of a
+whole-matrix block, the times monoid and keys beyond int64 are numpy's (``accepts``).
 """
 
 import numpy as np
 
 from ...semirings import binary as builtin_binary
+from ...semirings import select as builtin_select
 from ...semirings.dtypes import lookup_dtype
 from ..block import Block
-from ..keys import keys_fit
+from ..keys import ewise_sorted, keys_fit, write_sorted
 from . import device
 from .numpy import scipy_operand
 
-__all__ = ["SCIPY_DENSE_PULL", "SMALL_PUSH", "accepts", "adopt", "held_bytes",
-           "small_push_in_numpy", "spgemm", "spmv", "use"]
+__all__ = ["SCIPY_DENSE_PULL", "SMALL_PUSH", "accepts", "adopt", "ewise_block", "held_bytes",
+           "select_values", "small_push_in_numpy", "spgemm", "spmv", "use", "write_block"]
 
 # The plan's two measured exceptions do not apply: the sparse module's product is taken here.
 SCIPY_DENSE_PULL = False
@@ -86,6 +91,8 @@ def _op_runs_here(op):
 def accepts(kernel, *args, **kwargs):
     """spmv and spgemm over the monoids and multiplies this backend has (the module
     docstring), on numeric values; everything else goes to numpy."""
+    if kernel in ("ewise_block", "write_block", "select_values"):
+        return _block_kernel_runs_here(kernel, *args)
     if kernel == "spmv":
         block, x, semiring = args
         dtypes = (block.values.dtype, x.dtype)
@@ -97,9 +104,29 @@ def accepts(kernel, *args, **kwargs):
     else:
         return False
     monoid = semiring.monoid
-    return all(np.dtype(t).kind in "biuf" for t in dtypes) and \
-        _builtin(monoid.binaryop, _MONOIDS) and monoid.name == monoid.binaryop.name and \
-        _op_runs_here(semiring.binaryop)
+    return _numeric(*dtypes) and _builtin(monoid.binaryop, _MONOIDS) and \
+        monoid.name == monoid.binaryop.name and _op_runs_here(semiring.binaryop)
+
+
+def _numeric(*dtypes):
+    return all(np.dtype(t).kind in "biuf" for t in dtypes)
+
+
+def _block_kernel_runs_here(kernel, *args):
+    """An element-wise, write or select kernel of blocks whose keys fit int64, on numeric
+    values, with an op that runs here (``select_values``: a builtin select op on a device)."""
+    a, b = args[:2]
+    blocks = (a, b) if kernel != "select_values" else (a,)
+    if not all(keys_fit(blk.nrows, blk.ncols) and _numeric(blk.values.dtype) for blk in blocks):
+        return False
+    if kernel == "ewise_block":
+        return _op_runs_here(args[2])
+    if kernel == "write_block":
+        accum = args[3]
+        return accum is None or _op_runs_here(accum)
+    op = b
+    return _place[0].name == "host" or getattr(builtin_select, op.name, None) is not None and \
+        getattr(builtin_select, op.name).func is op.func
 
 
 # ---- the block's copy, and the operands ----
@@ -203,18 +230,9 @@ def _allowed(xp, dev, mask):
 
 # ---- products and folds ----
 
-def _evaluate(xp, op, x, y, positions):
-    """``op`` on device arrays (``BinaryOp.evaluate`` without numpy's own conversions)."""
-    t = op.input_type(lookup_dtype(x.dtype), lookup_dtype(y.dtype))
-    out_type = op.output_type(t, t).np_type
-    if _builtin(op, ("pair",)):
-        return xp.ones(len(x), dtype=out_type)
-    x, y = x.astype(t.np_type, copy=False), y.astype(t.np_type, copy=False)
-    with np.errstate(all="ignore"):
-        out = op.func(x, y, *positions()) if op.index_aware else op.func(x, y)
-    if getattr(out, "shape", None) != x.shape:
-        out = xp.full(x.shape, out, dtype=out_type)
-    return out.astype(out_type, copy=False)
+def _evaluate(op, x, y, positions):
+    """``op`` on device arrays, with the positions made only for a positional op."""
+    return op.evaluate(x, y, *positions()) if op.index_aware else op.evaluate(x, y)
 
 
 def _multiply(xp, semiring, a_vals, x_vals, out_g, in_g, x_first):
@@ -226,7 +244,7 @@ def _multiply(xp, semiring, a_vals, x_vals, out_g, in_g, x_first):
         return (zero, in_i, in_i, out_i) if x_first else (out_i, in_i, in_i, zero)
 
     first, second = (x_vals, a_vals) if x_first else (a_vals, x_vals)
-    return _evaluate(xp, semiring.binaryop, first, second, positions)
+    return _evaluate(semiring.binaryop, first, second, positions)
 
 
 def _fold(xp, out, vals, monoid, size):
@@ -417,7 +435,7 @@ def spgemm(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask
             inner = a_ind[owner] + inner_offset
             return rows + a_row_offset, inner, inner, cols
 
-        prod = _evaluate(xp, op, a_val[owner], b_val[pos_b], positions)
+        prod = _evaluate(op, a_val[owner], b_val[pos_b], positions)
         keys, vals = _reduce_by_key(xp, rows * b_ncols + cols, prod, semiring.monoid)
         rows, cols = keys // max(b_ncols, 1), keys % max(b_ncols, 1)
     return Block.from_coo(a.nrows, b_ncols, dev.to_host(rows), dev.to_host(cols),
@@ -450,3 +468,40 @@ def _spgemm_sparse(xp, dev, a, a_rows, a_ind, a_val, b_ptr, b_ind, b_val, b_ncol
     vals = xp.zeros(len(keys), dtype=t)
     vals[xp.searchsorted(keys, v_keys)] = v_vals
     return keys // max(b_ncols, 1), keys % max(b_ncols, 1), vals
+
+
+def ewise_block(a, b, binop, kind, in_types, out_type, defaults):
+    """Element-wise op of two blocks: the arguments and result of ``numpy.ewise_block``, the
+    merge done where the kernels run (``keys.ewise_sorted``)."""
+    dev = _place[0]
+    keys, vals = ewise_sorted(dev.to_device(a.keys()),
+                              dev.to_device(a.values.astype(in_types[0], copy=False)),
+                              dev.to_device(b.keys()),
+                              dev.to_device(b.values.astype(in_types[1], copy=False)),
+                              binop, kind, out_type, defaults)
+    return dev.to_host(keys), dev.to_host(vals)
+
+
+def write_block(c, t, mask, accum, replace, dtype):
+    """GraphBLAS's write ``C<M, replace> = accum(C, T)`` on blocks (``numpy.write_block``),
+    the merges done where the kernels run (``keys.write_sorted``)."""
+    dev = _place[0]
+    allows = None
+    if mask is not None:
+        mask_keys = dev.to_device(mask.keys())
+
+        def allows(keys):
+            return mask.allows(keys, mask_keys)
+
+    keys, vals = write_sorted(dev.to_device(c.keys()), dev.to_device(c.values),
+                              dev.to_device(t.keys()), dev.to_device(t.values), allows, accum,
+                              replace, dtype)
+    return Block.from_keys(c.nrows, c.ncols, dev.to_host(keys), dev.to_host(vals))
+
+
+def select_values(block, op, thunk):
+    """The entries whose value passes a select op that reads no positions
+    (``numpy.select_values``), the op evaluated where the kernels run."""
+    dev = _place[0]
+    keep = op.evaluate(dev.to_device(block.values), None, None, thunk)
+    return block.select(dev.to_host(keep.astype(bool, copy=False)))

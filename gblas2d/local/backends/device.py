@@ -20,6 +20,8 @@ import time
 import numpy as np
 import scipy.sparse
 
+from ...semirings._arrays import array_module
+
 __all__ = ["Cuda", "Host", "array_module", "record_copies"]
 
 
@@ -83,14 +85,3 @@ def record_copies(add):
 def _count(op, nbytes, start):
     if _record[0] is not None:
         _record[0](op, nbytes, time.perf_counter() - start)
-
-
-def array_module(*arrays):
-    """The module of the arrays: cupy when any is a cupy array, else numpy. For an op that a
-    kernel may call on either (``BinaryOp(..., any_arrays=True)``)."""
-    for a in arrays:
-        if type(a).__module__.partition(".")[0] == "cupy":
-            import cupy
-
-            return cupy
-    return np

@@ -22,6 +22,7 @@ from ...semirings import binary as builtin_binary
 from ...semirings.dtypes import lookup_dtype
 from ..block import Block
 from ..keys import (
+    ewise_sorted,
     expand_rows,
     locate,
     reduce_scattered,
@@ -289,39 +290,11 @@ def ewise_block(a, b, binop, kind, in_types, out_type, defaults):
 
     ``kind`` is "mult" (intersection), "add" (union, a lone value kept) or "union" (union, a
     lone value combined with the other side's default); ``in_types`` are the numpy types the
-    operands are cast to.
+    operands are cast to (``keys.ewise_sorted``).
     """
-    ak, bk = a.keys(), b.keys()
-    av = a.values.astype(in_types[0], copy=False)
-    bv = b.values.astype(in_types[1], copy=False)
-    # One merge of the two sorted key lists (a stable sort of two runs): a key in both sits
-    # right after itself, A's entry first.
-    keys = np.concatenate([ak, bk])
-    order = np.argsort(keys, kind="stable")
-    keys = keys[order]
-    first = np.flatnonzero(keys[1:] == keys[:-1])
-    in_b = np.zeros(len(ak), dtype=bool)
-    in_b[order[first]] = True
-    in_a = np.zeros(len(bk), dtype=bool)
-    in_a[order[first + 1] - len(ak)] = True
-    both_vals = binop.evaluate(av[in_b], bv[in_a])
-    if kind == "mult":
-        return ak[in_b], both_vals.astype(out_type)
-    if kind == "union":
-        left_default, right_default = defaults
-        only_a = binop.evaluate(av[~in_b], np.full((~in_b).sum(), right_default, dtype=bv.dtype))
-        only_b = binop.evaluate(np.full((~in_a).sum(), left_default, dtype=av.dtype), bv[~in_a])
-    else:
-        only_a, only_b = av[~in_b], bv[~in_a]
-    # Each entry's place in the merged order: A's entries (the first of a pair) and B's
-    # entries that A lacks.
-    out_vals = np.empty(len(ak) + len(bk), dtype=out_type)
-    out_vals[:len(ak)][in_b] = both_vals
-    out_vals[:len(ak)][~in_b] = only_a
-    out_vals[len(ak):][~in_a] = only_b
-    keep = np.ones(len(keys), dtype=bool)
-    keep[first + 1] = False
-    return keys[keep], out_vals[order[keep]]
+    return ewise_sorted(a.keys(), a.values.astype(in_types[0], copy=False), b.keys(),
+                        b.values.astype(in_types[1], copy=False), binop, kind, out_type,
+                        defaults)
 
 
 def select_values(block, op, thunk):
