@@ -8,10 +8,13 @@ Operations python-graphblas lacks get a fallback here: ``gather`` (``out[k] =
 v[index[k]]``, an extract by an index array there), ``scatter`` (``out[index[k]] (+)=
 v[k]``, a ``from_coo`` with ``dup_op`` there), ``from_vectors`` (a Matrix built from the
 entries of distributed Vectors, a ``from_coo`` of their arrays there), ``popcount``
-(SuiteSparse has GxB_POPCOUNT but python-graphblas does not expose it) and ``mxm_indexed``
+(SuiteSparse has GxB_POPCOUNT but python-graphblas does not expose it), ``mxm_indexed``
 (a product whose multiply also sees the entries' global positions; python-graphblas has no
-index-aware user multiply). The fallbacks read their operands into the process, which is where
-python-graphblas keeps them anyway.
+index-aware user multiply), ``random`` (an object's entries replaced by random values,
+``apply(indexunary.random_uniform, seed)`` here) and ``random_vector`` (``Vector.random``
+here). The random values are the same on both engines: numpy computes the same hash there. The
+fallbacks read their operands into the process, which is where python-graphblas keeps them
+anyway.
 """
 
 import numbers
@@ -21,14 +24,21 @@ import numpy as np
 
 import gblas2d
 from gblas2d import exceptions
+from gblas2d.surface.random import random_op
 
 
 def engine(A):
     """The engine ``A`` (a Matrix or Vector) belongs to, as a namespace of the names algorithms
     use: ``Vector``, ``Matrix``, ``dtypes``, ``binary``, ``unary``, ``monoid``, ``semiring``,
     ``select``, ``indexunary``, and the operations python-graphblas lacks (``gather``,
-    ``scatter``, ``from_vectors``, ``popcount``, ``mxm_indexed``). Raises TypeError for any
-    other object.
+    ``scatter``, ``from_vectors``, ``popcount``, ``mxm_indexed``, ``random``,
+    ``random_vector``). Raises TypeError for any other object.
+
+    ``random(obj, seed=0, dtype=FP64)`` gives a copy of the Vector or Matrix ``obj`` whose
+    entries hold random values: floats uniform in [0, 1) for FP64, 64 random bits for UINT64.
+    ``random_vector(size, seed=0, dtype=FP64)`` gives a full Vector of them. Each value depends
+    only on the seed and the entry's position, so it is the same on both engines and at any
+    rank count. Bad arguments raise the same errors on both engines.
 
     Examples
     --------
@@ -66,13 +76,23 @@ def _gblas2d_mxm_indexed(A, B, monoid, func, dtype):
     return A.mxm(B, sr).new()
 
 
+def _gblas2d_random(obj, seed=0, dtype="FP64"):
+    return obj.apply(random_op(seed, dtype, "random"), seed).new()
+
+
+def _gblas2d_random_vector(size, seed=0, dtype="FP64"):
+    random_op(seed, dtype, "random_vector", {"size": size})
+    return gblas2d.Vector.random(size, seed, dtype=dtype)
+
+
 _GBLAS2D = SimpleNamespace(
     name="gblas2d", Vector=gblas2d.Vector, Matrix=gblas2d.Matrix, binary=gblas2d.binary,
     dtypes=gblas2d.dtypes, indexunary=gblas2d.indexunary, monoid=gblas2d.monoid,
     select=gblas2d.select, semiring=gblas2d.semiring, unary=gblas2d.unary,
     min_secondi=gblas2d.semiring.min_secondi, gather=_gblas2d_gather, scatter=_gblas2d_scatter,
     from_vectors=_gblas2d_from_vectors, popcount=_gblas2d_popcount,
-    mxm_indexed=_gblas2d_mxm_indexed,
+    mxm_indexed=_gblas2d_mxm_indexed, random=_gblas2d_random,
+    random_vector=_gblas2d_random_vector,
 )
 
 
@@ -132,6 +152,24 @@ def _graphblas_mxm_indexed(A, B, monoid, func, dtype):
                             dtype=dtype.name, nrows=A.nrows, ncols=B.ncols)
 
 
+def _graphblas_random(obj, seed=0, dtype="FP64"):
+    op = random_op(seed, dtype, "random")
+    if hasattr(obj, "nrows"):
+        rows, cols, values = obj.to_coo()
+        return type(obj).from_coo(rows, cols, op.evaluate(values, rows, cols, seed),
+                                  nrows=obj.nrows, ncols=obj.ncols)
+    indices, values = obj.to_coo()
+    return type(obj).from_coo(indices, op.evaluate(values, indices, 0 * indices, seed),
+                              size=obj.size)
+
+
+def _graphblas_random_vector(size, seed=0, dtype="FP64"):
+    import graphblas
+
+    random_op(seed, dtype, "random_vector", {"size": size})
+    return _graphblas_random(graphblas.Vector.from_scalar(False, size, "BOOL"), seed, dtype)
+
+
 _GRAPHBLAS = None
 
 
@@ -148,7 +186,8 @@ def _graphblas():
             min_secondi=graphblas.semiring.ss.min_secondi, gather=_graphblas_gather,
             scatter=_graphblas_scatter, from_vectors=_graphblas_from_vectors,
             popcount=_graphblas_popcount,
-            mxm_indexed=_graphblas_mxm_indexed,
+            mxm_indexed=_graphblas_mxm_indexed, random=_graphblas_random,
+            random_vector=_graphblas_random_vector,
         )
     return _GRAPHBLAS
 

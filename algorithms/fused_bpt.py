@@ -14,11 +14,12 @@ and one traversal carries all of them::
         V = V bor F
 
 ``live(u, v, w)`` is the word of 64 random bits of edge (u, v) for the colors of word w: bit b
-is set when the counter-based uniform U(seed, u, v, w, b) < p(u, v). It depends only on global
-ids, so the samples are the same at every rank count and grid shape, and on python-graphblas
-(where the product is evaluated with numpy; it has no index-aware multiply). Bits are drawn
-MSB first from 32-bit uniforms, 64 at a time as bit slices; probabilities are rounded down to
-multiples of 2^-32.
+is set when the counter-based uniform U(seed, u, v, w, b) < p(u, v), chained from the
+algebra's hash (``mix64`` of ``gblas2d.semirings.random``). It depends only on global ids, so
+the samples are the same at every rank count and grid shape, and on python-graphblas (where
+the product is evaluated with numpy; it has no index-aware multiply). Bits are drawn MSB first
+from 32-bit uniforms, 64 at a time as bit slices; probabilities are rounded down to multiples
+of 2^-32.
 
 Fusing saves work: the product touches an edge once per word of its frontier entry, where 64
 separate traversals would touch it once per set bit. ``edges_fused`` and ``edges_unfused`` count
@@ -40,6 +41,7 @@ import numbers
 from typing import NamedTuple
 
 import numpy as np
+from gblas2d.semirings.random import GOLDEN, mix64
 
 from gblas2d import exceptions
 from gblas2d.local.backends.device import array_module
@@ -51,7 +53,6 @@ __all__ = ["BPTResult", "fused_bpt"]
 
 _ONE = np.uint64(1)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _SCALE = 2.0**32
 
 
@@ -72,13 +73,6 @@ class BPTResult(NamedTuple):
 
 
 _CHUNK = 1 << 15  # elements of live_bits drawn at a time: ~3 MiB of working arrays
-
-
-def _mix(z):
-    # splitmix64's finalizer: a bijection of uint64 whose output bits look independent.
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
 
 
 def live_bits(threshold, u, v, word, seed, wanted=_ALL):
@@ -116,10 +110,11 @@ def _live_bits(xp, threshold, u, v, word, wanted, seed):
         out = xp.where(certain, wanted, np.uint64(0))
         at = xp.flatnonzero(~certain & (wanted != 0))
         t, und = threshold[at], wanted[at]
-        key = _mix(_mix(_mix(u[at] ^ _mix(np.uint64(seed % 2**64))) + v[at]) + word[at] * _GOLDEN)
+        key = mix64(mix64(mix64(u[at] ^ mix64(np.uint64(seed % 2**64))) + v[at]) +
+                    word[at] * GOLDEN)
         found = xp.zeros_like(und)
         for level in range(32):
-            bits = _mix(key + np.uint64(level + 1) * _GOLDEN)
+            bits = mix64(key + np.uint64(level + 1) * GOLDEN)
             # all ones where bit (31 - level) of the threshold is set
             tb = np.uint64(0) - ((t >> np.uint64(31 - level)) & _ONE)
             # U < t is decided where the slices differ: true where U's bit is 0 and t's is 1

@@ -14,20 +14,22 @@ candidates. With S the pattern of A + A^T without self loops::
         c<!(w or S any.pair w)>                   ... and they and their neighbours leave
 
 The candidate with the largest key always wins, so every round removes one vertex at least;
-O(log n) rounds are expected. The keys are no replicated permutation: ``hash`` is a 31-bit
-multiply-xorshift of the vertex id and a salt drawn from (seed, r), computed element-wise on
-the candidates' entries (``rowindex``, ``times``, ``band``, ``cdiv``, ``bxor``), so each rank
-hashes only the vertices it owns and the set depends on the seed alone, not on the number of
-ranks or the engine. Self loops are ignored (a vertex is not its own neighbour) and edge
-directions too.
+O(log n) rounds are expected. The keys are no replicated permutation: ``hash(seed, i, r)`` is
+the top 31 bits of the engine's counter-based random value of vertex i under a round seed,
+itself the random value of (seed, r) (``engine(A).random``, ``gblas2d.semirings.random``).
+Each rank hashes only the vertices it owns, and the set depends on the seed alone, not on the
+number of ranks or the engine. Self loops are ignored (a vertex is not its own neighbour) and
+edge directions too.
 
 References: M. Luby, "A simple parallel algorithm for the maximal independent set problem",
 SIAM J. Comput. 15(4), 1986; LAGraph's LAGraph_MaximalIndependentSet (experimental).
 
 Cost per round: one masked mxv on the candidates' keys and one on the winners (O(edges of
 the candidates) work, O(n/R + n/C) words per rank for dense vectors), and O(n/P) element-wise
-work for the hash (about a dozen local passes, no communication).
+work for the keys (a few local passes, no communication).
 """
+
+from gblas2d.semirings.random import hash64
 
 from gblas2d import exceptions
 
@@ -37,9 +39,6 @@ from .graph import as_graph
 __all__ = ["maximal_independent_set"]
 
 MAX_VERTICES = 2**32
-LOW_31 = 2**31 - 1
-# the multiplier of a well-tested 32-bit integer hash (odd, so each step is a bijection)
-MULTIPLIER = 0x45D9F3B
 
 
 def maximal_independent_set(A, seed=0, *, include=None):
@@ -118,19 +117,11 @@ def _without(ns, S, c, w):
 
 def _keys(ns, c, seed, r, spacing):
     """``hash(seed, i, r) * spacing + i`` at the entries of ``c``, element-wise (no
-    communication): the ids plus a salt of (seed, r), then two multiply-xorshift steps, each
-    value kept below 2^31 so that every product fits INT64."""
-    # i = the candidates' ids
-    i = c.apply(ns.indexunary.rowindex, 0).new(ns.dtypes.INT64)
-    # x = (i + salt(seed, r)) & (2^31 - 1)
-    salt = (seed * 0x9E3779B1 + r * 0x85EBCA77 + 0x27D4EB2F) & LOW_31
-    x = i.apply(ns.binary.plus, right=salt).new().apply(ns.binary.band, right=LOW_31).new()
-    for _ in range(2):
-        # x = ((x ^ (x >> 16)) * MULTIPLIER) & (2^31 - 1)
-        x = x.ewise_mult(x.apply(ns.binary.cdiv, right=1 << 16).new(), ns.binary.bxor).new()
-        x = x.apply(ns.binary.times, right=MULTIPLIER).new() \
-            .apply(ns.binary.band, right=LOW_31).new()
-    # x ^= x >> 16
-    x = x.ewise_mult(x.apply(ns.binary.cdiv, right=1 << 16).new(), ns.binary.bxor).new()
+    communication); ``hash`` is below 2^31, so every key fits INT64."""
+    # u = uniform random values at the candidates, under the round's seed hash64(seed, r, 0)
+    u = ns.random(c, int(hash64(seed, r, 0)))
+    # x = floor(u * 2^31), exact: u is a multiple of 2^-53 and the cast truncates
+    x = u.apply(ns.binary.times, right=2.0**31).new(ns.dtypes.INT64)
     # key = x * spacing + i
+    i = c.apply(ns.indexunary.rowindex, 0).new(ns.dtypes.INT64)
     return x.apply(ns.binary.times, right=spacing).new().ewise_mult(i, ns.binary.plus).new()

@@ -11,6 +11,9 @@ Each kind of op has its own module, filled with plain module-level constants::
     op          every unary, binary,     op.abs, op.plus, op.min_plus, ...
                 monoid and semiring op
 
+``random`` holds the counter-based hash of (seed, row, col) behind ``indexunary.random_uniform``
+and ``indexunary.random_bits``.
+
 ``op[dtype]`` fixes an op to one type (``semiring.any_pair[bool]``); strings name ops as in
 python-graphblas (``"min.plus[int64]"``, ``"+"``, ``"index<="``). Every op is vectorized over
 numpy arrays and knows nothing of MPI, so the engine applies it to each rank's local arrays.

@@ -3,7 +3,8 @@
 ``row`` and ``col`` are the global position of each value (for a Vector, ``row`` is the index
 and ``col`` is 0); ``thunk`` is one scalar. The index ops return INT64, the predicates BOOL
 (the same predicates as select ops are in ``select``). Positional ops read ``thunk`` as INT64,
-as the typed GraphBLAS ops do.
+as the typed GraphBLAS ops do. ``random_uniform`` (FP64 in [0, 1)) and ``random_bits`` (UINT64)
+are gblas2d's: they replace each value by a hash of (thunk, row, col), the thunk being the seed.
 
 >>> from gblas2d.semirings import indexunary
 >>> indexunary.rowindex.evaluate(np.array([5.0, 7.0]), np.array([0, 3]), np.zeros(2), 10)
@@ -14,12 +15,14 @@ import numpy as np
 
 from . import _registry
 from ._base import IndexUnaryOp
-from .dtypes import BOOL, INT64
+from .dtypes import BOOL, FP64, INT64, UINT64
+from .random import RandomOp, hash64, uniform
 
 __all__ = [
     "colgt", "colindex", "colle", "diag", "diagindex", "from_string", "index", "indexgt",
-    "indexle", "offdiag", "register_anonymous", "register_new", "rowgt", "rowindex", "rowle",
-    "tril", "triu", "valueeq", "valuege", "valuegt", "valuele", "valuelt", "valuene",
+    "indexle", "offdiag", "random_bits", "random_uniform", "register_anonymous", "register_new",
+    "rowgt", "rowindex", "rowle", "tril", "triu", "valueeq", "valuege", "valuegt", "valuele",
+    "valuelt", "valuene",
 ]
 
 
@@ -46,6 +49,13 @@ valuege = IndexUnaryOp("valuege", lambda x, row, col, t: x >= t, result=BOOL,
 valuelt = IndexUnaryOp("valuelt", lambda x, row, col, t: x < t, result=BOOL)
 valuele = IndexUnaryOp("valuele", lambda x, row, col, t: x <= t, result=BOOL,
                         positions=False)
+
+# gblas2d extensions: counter-based random values, a hash of (thunk, row, col) whatever x is
+# (``random.py``), so the same at any rank count. The thunk is the seed and must be an integer.
+random_bits = RandomOp("random_bits", lambda x, row, col, t: hash64(t, row, col),
+                       result=UINT64)
+random_uniform = RandomOp("random_uniform", lambda x, row, col, t: uniform(hash64(t, row, col)),
+                          result=FP64)
 
 # python-graphblas's aliases, clearer for Vectors.
 index = rowindex

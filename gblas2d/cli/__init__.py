@@ -2,7 +2,8 @@
 unchanged under ``mpiexec -n P``.
 
     gblas2d                                  the demo job on a generated graph
-    gblas2d run ALGO --graph SPEC [...]      one algorithm on one graph
+    gblas2d run ALGO --graph SPEC [...]      one algorithm on one graph (ALGO: a built-in
+                                             one, or FILE.py:FUNCTION, a function of your own)
     gblas2d graph500 --scale S               the Graph 500 BFS benchmark
     gblas2d info --graph SPEC                sizes, degrees, blocks per rank and balance
     gblas2d model --graph SPEC --grids 64x64 a BFS's blocks and bytes per rank, computed
@@ -96,6 +97,24 @@ def _integer(low, high=None):
 SCALE = _integer(0, MAX_SCALE)
 
 
+def _algorithm(text):
+    """An argparse type: the name of a built-in algorithm, or FILE:FUNCTION (user code)."""
+    from .algorithms import ALGORITHMS
+
+    if text in ALGORITHMS:
+        return text
+    path, colon, function = text.rpartition(":")
+    if colon and path and function.isidentifier():
+        return text
+    if colon:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected FILE.py:FUNCTION, a file and the "
+                                         "name of a function in it")
+    hint = f"; name the function too, {text}:FUNCTION" if text.endswith(".py") else ""
+    raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from "
+                                     f"{', '.join(sorted(ALGORITHMS))}, or FILE.py:FUNCTION"
+                                     f"{hint})")
+
+
 def _method_help():
     from .algorithms import ALGORITHMS
 
@@ -127,10 +146,13 @@ def _parser():
         p.add_argument("--edge-factor", type=_integer(1), default=16,
                        help="edges per vertex (default 16)")
     run = sub.add_parser("run", parents=[common], help="run one algorithm on one graph")
-    run.add_argument("algorithm", choices=sorted(ALGORITHMS), metavar="ALGO",
+    run.add_argument("algorithm", type=_algorithm, metavar="ALGO",
                      help=f"one of {', '.join(sorted(ALGORITHMS))} (not pointer_jumping: it "
                           f"takes a parent Vector, not a graph; connected_components --method "
-                          f"fastsv runs it)")
+                          f"fastsv runs it); or FILE.py:FUNCTION, a function of your own, "
+                          f"called on every rank as FUNCTION(A, **options) with the graph's "
+                          f"Matrix and the options below that are given, returning a Vector "
+                          f"(one value per vertex), a Matrix or a number")
     run.add_argument("--graph", required=True, help=GRAPH_HELP)
     run.add_argument("--undirected", action="store_true", help=UNDIRECTED_HELP)
     # The options below default to None: an algorithm that does not read one refuses it, and
@@ -332,6 +354,7 @@ def _command(args, grid):
 
     from .graphs import SpecError, load_graph
     from .progress import Progress
+    from .user import UserCodeError
 
     show_progress = grid.rank == 0 and not args.quiet
 
@@ -366,7 +389,7 @@ def _command(args, grid):
         if grid.rank == 0:
             print(f"gblas2d: {exc}", file=sys.stderr, flush=True)
         return 1
-    except (SpecError, FileNotFoundError, GraphblasException, OSError) as exc:
+    except (SpecError, UserCodeError, FileNotFoundError, GraphblasException, OSError) as exc:
         # agreed on every rank (the library raises the same error everywhere): a usage error
         if grid.rank == 0:
             print(f"gblas2d: error: {exc}", file=sys.stderr, flush=True)

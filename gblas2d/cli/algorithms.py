@@ -24,7 +24,8 @@ class Spec(NamedTuple):
     call: Callable                  # (A, source, args) -> the algorithm's result
     summary: Callable               # (A, result, vector, names) -> (figures, one line);
                                     # names(vertices) -> how to print them (Graphalytics ids)
-    check: Callable                 # (A, source, result, vector, args) -> (ok, what was compared)
+    check: Callable                 # (A, source, result, vector, args) -> (ok, what was compared);
+                                    # None for user code, which refuses --check
     source: str = ""                # "default": --source or the vertex of largest degree;
                                     # "optional": --source or none; "": not read
     weighted: object = False        # True, False, or "probability" (with --probability weight)
@@ -33,7 +34,9 @@ class Spec(NamedTuple):
     only_with: tuple = ()           # (option, when, applies(args)): an option read only when
     restore: Callable = None        # (result, perm) -> result in the input's labels
     no_relabel: str = ""            # why --relabel is refused, when restore is None
-    vector: Callable = None         # (A, result, args) -> Vector to write; None: the result
+    vector: Callable = None         # (A, result, args) -> what --output writes: a Vector, a
+                                    # user's Matrix, or None (a user's number: nothing to
+                                    # write); the field left None: the result itself
     column: str = "value"           # what the written values are (the CSV header)
     iterations: Callable = None     # (result, events) -> the iterations it ran, where known
     check_limit: int = CHECK_LIMIT

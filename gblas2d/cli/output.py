@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import Matrix, io
 from ..exceptions import InvalidValue
 from ..io.graphio import on_root, write_atomically
 
@@ -126,7 +127,11 @@ def _matrix_market(f, idx, vals, column, n):
 def write_result(path, result, column, grid, stdout, ids=None):
     """Collective. Rank 0 writes the entries of Vector ``result`` to ``path`` in the format its
     extension names (``result_format``), or as lines to ``stdout`` for ``-``. With ``ids``,
-    vertex i is written as ``ids[i]``; ``column`` names the values (the CSV header)."""
+    vertex i is written as ``ids[i]``; ``column`` names the values (the CSV header). A Matrix
+    (what user code may return) goes to ``write_matrix``."""
+    if isinstance(result, Matrix):
+        write_matrix(path, result, ids)
+        return
     idx, vals = result.to_coo()
     if ids is not None:
         # ids is full, so on result's pattern it holds one id per entry, in the same order
@@ -155,6 +160,23 @@ def write_result(path, result, column, grid, stdout, ids=None):
             raise type(exc)(f"cannot write {exc}") from exc
 
     on_root(grid, work)
+
+
+def write_matrix(path, matrix, ids=None):
+    """Collective. ``matrix`` to a Matrix Market (.mtx) or gblas2d binary (.npz) file, by
+    ``gblas2d.io``'s writers: the formats ``--graph`` reads back. Rows and columns are vertex
+    indices, so a graph with ``ids`` (vertex i is ``ids[i]``) refuses it."""
+    kind = result_format(path)
+    if kind not in ("mtx", "npz"):
+        raise InvalidValue(f"--output {path}: a Matrix is written to a .mtx (Matrix Market) or "
+                           ".npz (gblas2d's binary format) file")
+    if ids is not None:
+        raise InvalidValue(f"--output {path}: a Matrix is written by vertex index, 0 to n-1, "
+                           "not by the ids of the graph's vertices")
+    try:
+        (io.mmwrite if kind == "mtx" else io.save)(path, matrix)
+    except OSError as exc:
+        raise type(exc)(f"cannot write {exc}") from exc
 
 
 def _json_value(value):

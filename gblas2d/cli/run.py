@@ -1,6 +1,7 @@
 """``gblas2d run ALGO --graph SPEC``: one algorithm on one graph, optionally checked against
 a reference (SciPy, numpy, networkx), traced, and written to a file. The algorithms and their
-references are in ``algorithms.py``.
+references are in ``algorithms.py``; ``gblas2d run FILE:FUNCTION`` runs a function of the
+user's own the same way (``user.py``).
 
 A Graphalytics graph's vertices are named by their ids in its .v file: ``--source`` is one,
 and the summary line and ``--output`` use them. The run itself, ``--relabel`` and ``--check``
@@ -23,6 +24,7 @@ from . import version
 from .algorithms import ALGORITHMS, check_options, needs_weights, reads
 from .output import check_output, check_paths, result_format, write_result, write_summary
 from .progress import Progress
+from .user import user_spec
 
 
 def slowest(grid, seconds):
@@ -84,8 +86,12 @@ def run(args, grid, out, load, show_progress, stdout):
     """Collective. ``gblas2d run``: its exit code. ``out`` prints a report line (rank 0),
     ``load`` reads a graph, ``stdout`` is the Stream that ``-`` names."""
     name = args.algorithm
-    spec = ALGORITHMS[name]
-    check_options(name, args)
+    if name in ALGORITHMS:
+        spec = ALGORITHMS[name]
+        check_options(name, args)
+    else:
+        # FILE:FUNCTION, loaded and its options checked before the graph is
+        spec = user_spec(name, args, grid)
     if args.check and spec.check_needs and find_spec(spec.check_needs) is None:
         raise InvalidValue(f"--check of {name} needs {spec.check_needs}, which is not "
                            f"installed (pip install {spec.check_needs})")
@@ -150,6 +156,9 @@ def run(args, grid, out, load, show_progress, stdout):
             out(f"check: {check['verdict']} ({what})")
             status = 0 if ok else 1
     if args.output:
+        if vector is None:
+            raise InvalidValue(f"--output {args.output}: {name} {line}, a number: no value per "
+                               "vertex to write (the summary line and --json show it)")
         if ids is not None and spec.vertex_values:
             # the values are vertex indices too: out[v] = ids[vector[v]]
             vector = ids.gather(vector).new()

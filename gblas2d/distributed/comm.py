@@ -44,7 +44,8 @@ import numpy as np
 
 from ..exceptions import InvalidValue
 
-__all__ = ["Comm", "CommStats", "PeerFailed", "recording", "set_debug", "stats"]
+__all__ = ["Comm", "CommStats", "PeerFailed", "heard_of_a_peer", "recording", "set_debug",
+           "stats"]
 
 # GBLAS2D_DEBUG=1 (or set_debug): the checked mode, a world step before every call, and the
 # check of the replicated arguments of every collective call.
@@ -591,11 +592,12 @@ def _describe(failure, final=False):
     if failure is None:
         return None
     cls = type(failure)
-    return cls.__module__, cls.__qualname__, str(failure), final, not _heard(failure)
+    return cls.__module__, cls.__qualname__, str(failure), final, not heard_of_a_peer(failure)
 
 
-def _heard(exc):
-    """Whether ``exc`` is, or was caused by, a PeerFailed."""
+def heard_of_a_peer(exc):
+    """Whether ``exc`` is, or was caused by, a PeerFailed: another rank's failure heard of,
+    not this rank's own."""
     seen = set()
     while exc is not None and id(exc) not in seen:
         if isinstance(exc, PeerFailed):

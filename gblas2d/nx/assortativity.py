@@ -29,16 +29,15 @@ def average_neighbor_degree(G, source="out", target="out", nodes=None, weight=No
     elif source != "out" or target != "out":
         raise nx.NetworkXError(
             "source and target arguments are only supported for directed graphs")
-    weighted = weight is not None
     t = degrees(G, target)
     sides = [side for side in ("out", "in") if side in source] if G.is_directed() else ["out"]
-    Ns = [_neighbours(G, side, weighted) for side in sides]
+    Ns = [_neighbours(G, side, weight) for side in sides]
     # s = N plus.times t
     total = gb.Vector.from_scalar(0, len(G), Ns[0].dtype)
     for N in Ns:
         total(accum=gb.binary.plus) << N.mxv(t, gb.semiring.plus_times[N.dtype])
     total = G.to_dict(total)
-    d = G.to_dict(degrees(G, source, weighted))
+    d = G.to_dict(degrees(G, source, weight))
     return {v: 0.0 if d[v] == 0 else total[v] / d[v] for v in _sources(G, nodes)}
 
 
@@ -58,12 +57,11 @@ def average_degree_connectivity(G, source="in+out", target="in+out", nodes=None,
     else:
         # an undirected graph's degree: the row sums (and the diagonal again)
         source = target = "out"
-    weighted = weight is not None
-    N = _neighbours(G, "in" if source == "in" else "out", weighted)
+    N = _neighbours(G, "in" if source == "in" else "out", weight)
     # s = N plus.times t
     s = G.to_dict(N.mxv(degrees(G, target), gb.semiring.plus_times[N.dtype]))
     k = G.to_dict(degrees(G, source))
-    d = G.to_dict(degrees(G, source, weighted))
+    d = G.to_dict(degrees(G, source, weight))
     sums, norms = {}, {}
     for v in [nodes] if nodes in G.graph else _sources(G, nodes):
         sums[k[v]] = sums.get(k[v], 0) + s.get(v, 0)
@@ -71,11 +69,11 @@ def average_degree_connectivity(G, source="in+out", target="in+out", nodes=None,
     return {key: total if norms[key] == 0 else total / norms[key] for key, total in sums.items()}
 
 
-def _neighbours(G, side, weighted):
-    """Collective. N: A (successors) or A^T (predecessors, "in"), of the matrix values
-    (``weighted``) or 1 at every edge."""
-    N = G.reverse_matrix if side == "in" else G.matrix
-    return N if weighted else N.apply(gb.unary.one).new(gb.dtypes.INT64)
+def _neighbours(G, side, weight):
+    """Collective. N: A (successors) or A^T (predecessors, "in"), valued by the edge
+    attribute ``weight`` (1 at every edge for None)."""
+    A = G.adjacency(weight)
+    return A.T.new() if side == "in" and G.is_directed() else A
 
 
 def _sources(G, nodes):

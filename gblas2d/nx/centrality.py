@@ -158,7 +158,7 @@ def katz_centrality(G, alpha=0.1, beta=1.0, max_iter=1000, tol=1.0e-6, nstart=No
         raise nx.PowerIterationFailedConvergence(max_iter)
     start = None if nstart is None else G.vector(nstart)
     try:
-        x = alg.katz_centrality(G.matrix, alpha, b, tol, max_iter, nstart=start,
+        x = alg.katz_centrality(G.adjacency(weight), alpha, b, tol, max_iter, nstart=start,
                                 normalized=normalized)
     except exceptions.ConvergenceFailure as exc:
         raise nx.PowerIterationFailedConvergence(max_iter) from exc
@@ -184,7 +184,7 @@ def katz_centrality_numpy(G, alpha=0.1, beta=1.0, normalized=True, weight=None):
             raise nx.NetworkXError("beta must be a number") from err
         order = G.nodes
     try:
-        x = alg.katz_centrality(G.matrix, alpha, _katz_beta(G, beta),
+        x = alg.katz_centrality(G.adjacency(weight), alpha, _katz_beta(G, beta),
                                 EXACT_TOL * max(scale, 1.0), EXACT_MAX_ITER, normalized=False)
     except exceptions.ConvergenceFailure as exc:
         raise NotImplementedError(f"katz_centrality_numpy: the series does not converge in "
@@ -217,7 +217,8 @@ def eigenvector_centrality(G, max_iter=100, tol=1.0e-6, nstart=None, weight=None
         raise nx.PowerIterationFailedConvergence(max_iter)
     start = None if nstart is None else G.vector(nstart)
     try:
-        x = G.to_dict(alg.eigenvector_centrality(G.matrix, tol, max_iter, nstart=start))
+        x = G.to_dict(alg.eigenvector_centrality(G.adjacency(weight), tol, max_iter,
+                                                 nstart=start))
     except exceptions.ConvergenceFailure as exc:
         raise nx.PowerIterationFailedConvergence(max_iter) from exc
     return x if nstart is None else {v: x[v] for v in nstart}
@@ -238,7 +239,7 @@ def eigenvector_centrality_numpy(G, weight=None, max_iter=50, tol=0):
         raise nx.AmbiguousSolution("`eigenvector_centrality_numpy` does not give consistent "
                                    "results for disconnected graphs")
     try:
-        x = alg.eigenvector_centrality(G.matrix, EXACT_TOL, EXACT_MAX_ITER)
+        x = alg.eigenvector_centrality(G.adjacency(weight), EXACT_TOL, EXACT_MAX_ITER)
     except exceptions.ConvergenceFailure as exc:
         raise NotImplementedError(f"eigenvector_centrality_numpy: the power iteration does not "
                                   f"converge in {EXACT_MAX_ITER} steps ({exc})") from exc

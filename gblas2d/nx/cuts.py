@@ -27,7 +27,7 @@ def cut_size(G, S, T=None, weight=None):
     """
     if G.is_directed() and T is None:
         raise TypeError("'NoneType' object is not iterable")
-    A = G.matrix if weight is not None else G.matrix.apply(gb.unary.one).new(gb.dtypes.INT64)
+    A = G.adjacency(weight)
     s = _indicator(G, S)
     t = _indicator(G, T) if T is not None else _complement(s)
     b = s.ewise_mult(t, gb.binary.land).new()
@@ -48,7 +48,7 @@ def cut_size(G, S, T=None, weight=None):
 def volume(G, S, weight=None):
     """Collective. nx.volume: the sum of the (out-)degrees of S, summed in S's order as
     NetworkX does (a node listed twice counts twice; nodes not in G are skipped)."""
-    d = G.to_dict(degrees(G, "out", weighted=weight is not None))
+    d = G.to_dict(degrees(G, "out", weight))
     return sum(d[v] for v in G.graph.nbunch_iter(S))
 
 

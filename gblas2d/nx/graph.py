@@ -21,11 +21,12 @@ class Gblas2dGraph:
     symmetric for an undirected graph) and the node keys of its rows, in ``G``'s node order.
 
     ``graph`` is the NetworkX graph itself, which every rank holds; ``weight`` names the edge
-    attribute the values came from (None: every value is 1). A graph computed here (a k-truss)
-    is a ``subgraph`` of ``graph``: its edges are those of ``graph`` that ``matrix`` holds, and
-    ``convert_to_nx`` makes it a NetworkX graph before it is returned (the functions here read
-    ``graph`` as their input's). A generated graph (``generated``) has only its matrix and
-    node keys; its NetworkX graph is built from them at the first use of ``graph``.
+    attribute the values came from (None: every value is 1), and the functions that read values
+    take them from ``adjacency(weight)``. A graph computed here (a k-truss) is a ``subgraph`` of
+    ``graph``: its edges are those of ``graph`` that ``matrix`` holds, and ``convert_to_nx``
+    makes it a NetworkX graph before it is returned (the functions here read ``graph`` as their
+    input's). A generated graph (``generated``) has only its matrix and node keys; its NetworkX
+    graph is built from them at the first use of ``graph``.
     """
 
     __networkx_backend__ = "gblas2d"
@@ -39,6 +40,7 @@ class Gblas2dGraph:
         self._directed = graph.is_directed()
         self._index = index
         self._reverse = None
+        self._weighted = {}
 
     @classmethod
     def generated(cls, nodes, matrix, directed):
@@ -47,6 +49,7 @@ class Gblas2dGraph:
         G = cls.__new__(cls)
         G._graph, G.matrix, G.weight, G.subgraph = None, matrix, None, False
         G.nodes, G._directed, G._index, G._reverse = list(nodes), directed, None, None
+        G._weighted = {}
         return G
 
     @property
@@ -86,6 +89,23 @@ class Gblas2dGraph:
         if self._reverse is None:
             self._reverse = self.matrix.T.new() if self.is_directed() else self.matrix
         return self._reverse
+
+    def adjacency(self, weight):
+        """Collective at the first use of an attribute. The adjacency valued by the edge
+        attribute ``weight`` (1 where an edge lacks it), or 1 at every edge for None.
+
+        A function that reads edge values asks here rather than reading ``matrix``: NetworkX's
+        cache may hand it a conversion made for another call, one holding an attribute where
+        this call asks for none, or one made to preserve every attribute (k_truss and the
+        k-core family ask for that), which holds none: they read attributes from ``graph``.
+        """
+        if weight == self.weight:
+            return self.matrix
+        if weight not in self._weighted:
+            self._weighted[weight] = \
+                self.matrix.apply(gb.unary.one).new(gb.dtypes.INT64) if weight is None \
+                else convert_from_nx(self.graph, edge_attrs={weight: 1}).matrix
+        return self._weighted[weight]
 
     def index_of(self, node, what="Source"):
         """The row of ``node``; nx.NodeNotFound ("Source ... is not in G") if it is not in the

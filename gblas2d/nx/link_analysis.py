@@ -23,8 +23,8 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstar
     n = len(G)
     if n == 0:
         return {}
-    A = G.matrix
-    weighted = G.weight is not None and A.nvals and \
+    A = G.adjacency(weight)
+    weighted = weight is not None and A.nvals and \
         A.reduce_scalar(gb.monoid.min).new().value != A.reduce_scalar(gb.monoid.max).new().value
     try:
         if weighted:
@@ -82,7 +82,8 @@ def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True):
         raise nx.PowerIterationFailedConvergence(max_iter)
     start = None if nstart is None else G.vector(nstart)
     try:
-        hubs, authorities = alg.hits(G.matrix, tol, max_iter, nstart=start,
+        # NetworkX's hits reads the "weight" attribute, 1 where an edge has none
+        hubs, authorities = alg.hits(G.adjacency("weight"), tol, max_iter, nstart=start,
                                      normalized=normalized)
     except exceptions.ConvergenceFailure as exc:
         raise nx.PowerIterationFailedConvergence(max_iter) from exc

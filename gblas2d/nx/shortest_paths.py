@@ -27,7 +27,7 @@ def single_source_bellman_ford_path_length(G, source, weight="weight"):
     refuse(weight_reason(weight))
     s = G.index_of(source)
     try:
-        return G.to_dict(alg.sssp(G.matrix, s, "bellman_ford"))
+        return G.to_dict(alg.sssp(G.adjacency(weight), s, "bellman_ford"))
     except alg.NegativeCycleError as exc:
         raise nx.NetworkXUnbounded("Negative cycle detected.") from exc
 
@@ -38,7 +38,7 @@ def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
     refuse(weight_reason(weight))
     s = G.index_of(source)
     try:
-        dist = G.to_dict(alg.sssp(G.matrix, s, "delta_stepping"))
+        dist = G.to_dict(alg.sssp(G.adjacency(weight), s, "delta_stepping"))
     except exceptions.InvalidValue as exc:
         raise ValueError(f"Contradictory paths found: negative weights? ({exc})") from exc
     return dist if cutoff is None else {v: d for v, d in dist.items() if d <= cutoff}

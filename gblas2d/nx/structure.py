@@ -9,15 +9,15 @@ __all__ = ["degrees", "is_isolate", "isolated", "isolates", "number_of_isolates"
            "number_of_selfloops", "overall_reciprocity", "reciprocity"]
 
 
-def degrees(G, direction="out", weighted=False):
+def degrees(G, direction="out", weight=None):
     """Collective. NetworkX's degree of every node as a Vector (0 for none): ``G.degree`` of
     an undirected graph (a self loop twice), ``G.out_degree``, ``G.in_degree`` or ``G.degree``
-    (``direction`` "out", "in", "in+out") of a DiGraph; the sums of the matrix values
-    (``weighted``, the values converted from the call's weight) or the numbers of edges::
+    (``direction`` "out", "in", "in+out") of a DiGraph; the sums of the edge attribute
+    ``weight`` (1 where an edge lacks it) or, for None, the numbers of edges::
 
         d = 0;  d += A plus 1 (out);  d += 1 plus A (in);  d += diag(A) (undirected)
     """
-    A = G.matrix if weighted else G.matrix.apply(gb.unary.one).new(gb.dtypes.INT64)
+    A = G.adjacency(weight)
     d = gb.Vector.from_scalar(0, len(G), A.dtype)
     if direction in ("out", "in+out"):
         # d += A plus 1

@@ -27,6 +27,7 @@ from ..semirings.dtypes import FP64, lookup_dtype
 from . import build as _build
 from . import display as _display
 from . import formats as _formats
+from . import random as _random
 from . import shape as _shape
 from .agg import Aggregator
 from .automethods import computed
@@ -768,6 +769,8 @@ class Matrix(Container):
     to_csr, to_csc = _formats.to_csr, _formats.to_csc
     to_dcsr, to_dcsc = _formats.to_dcsr, _formats.to_dcsc
     to_dicts, to_edgelist = _formats.to_dicts, _formats.to_edgelist
+    # full of random values the same at any rank count (random.py)
+    random = classmethod(_random.matrix_random)
 
 
 def _keeps(op, value):

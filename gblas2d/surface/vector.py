@@ -17,6 +17,7 @@ from ..local.piece import Piece, PieceMask, Write, accumulated, ewise, write
 from ..semirings import binary, monoid, semiring
 from ..semirings.dtypes import FP64, lookup_dtype
 from . import build as _build
+from . import random as _random
 from . import shape as _shape
 from .agg import Aggregator
 from .automethods import computed
@@ -259,6 +260,9 @@ class Vector(Container):
         out = cls(dtype or scalar_dtype(value), size, name=name, grid=grid)
         out << value
         return out
+
+    # full of random values the same at any rank count (random.py)
+    random = classmethod(_random.vector_random)
 
     @collective
     def dup(self, dtype=None, *, clear=False, mask=None, name=None):

@@ -793,3 +793,251 @@ def test_an_edge_list_with_label_ids_answers_by_them(tmp_path, nprocs):
     assert done.returncode == 2, done.stdout + done.stderr
     assert done.stderr.startswith("gblas2d: error: out of memory") and \
         len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+# ------------------------------------------------------------------- user code: FILE:FUNCTION
+
+USER_CODE = textwrap.dedent('''\
+    """Functions for gblas2d run FILE:FUNCTION, written with the public API."""
+    import gblas2d as gb
+    from gblas2d import binary, semiring
+    from helper import OFFSET
+
+    LIMIT = 3
+
+
+    def core_numbers(A):
+        n = A.nrows
+        core = gb.Vector("INT64", n)
+        alive = gb.Vector.from_scalar(True, n)
+        k = 0
+        while alive.nvals:
+            degree = gb.Vector.from_scalar(0, n, dtype="INT64").dup(mask=alive.S)
+            degree(mask=alive.S, accum=binary.plus) << A.mxv(alive, semiring.plus_pair)
+            peel = degree.select("<=", k).new()
+            if peel.nvals == 0:
+                k += 1
+                continue
+            core(mask=peel.S) << k
+            alive(mask=~peel.S, replace=True) << alive
+        return core
+
+
+    def options(A, source, max_iter=7, seed=0):
+        return source + 100 * max_iter + 10000 * seed
+
+
+    def square(A):
+        return A.mxm(A, semiring.plus_pair).new()
+
+
+    def entries(A):
+        return gb.Scalar.from_value(A.nvals + OFFSET)
+
+
+    def fails(A):
+        grid = gb.default_grid()
+        if grid.rank == grid.nprocs - 1:
+            raise ValueError("no core here")
+        return A.reduce_rowwise().new()
+
+
+    def mismatch(A):
+        return A.mxv(gb.Vector.from_scalar(1, A.ncols + 1), semiring.plus_pair).new()
+
+
+    def nothing(A):
+        pass
+
+
+    def lazy(A):
+        return A.reduce_rowwise()
+
+
+    def short(A):
+        return gb.Vector("INT64", 3)
+
+
+    def by_rank(A):
+        return gb.default_grid().rank
+''')
+# the line of the file that fails()'s exception is raised at
+FAILS_AT = USER_CODE.splitlines().index('        raise ValueError("no core here")') + 1
+KARATE_CORES = nx.core_number(nx.from_scipy_sparse_array(scipy.io.mmread(KARATE)))
+
+
+@pytest.fixture
+def user_code(tmp_path, monkeypatch):
+    """kcore.py (USER_CODE) and the helper.py it imports, in a folder of their own; sys.path and
+    the modules the command adds when it runs one in this process are put back afterwards."""
+    folder = tmp_path / "code"
+    folder.mkdir()
+    (folder / "kcore.py").write_text(USER_CODE)
+    (folder / "helper.py").write_text("OFFSET = 1000\n")
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    before = set(sys.modules)
+    yield folder / "kcore.py"
+    for name in set(sys.modules) - before:
+        del sys.modules[name]
+
+
+def trace_rows(stdout):
+    """The rows of the --trace table: '<k>  <op> ...' under its header."""
+    return [line for line in stdout.splitlines() if re.match(r"\s+\d+\s+(mxv|vxm|mxm)\s", line)]
+
+
+@pytest.mark.parametrize("nprocs", [1, 2])
+def test_user_code_runs_as_a_built_in_algorithm(tmp_path, user_code, nprocs):
+    """A k-core written with the public API, at one rank and under mpiexec (every rank calls
+    it): its Vector written by --output, its figures and trace in --json, its products in
+    --trace, as for a built-in algorithm."""
+    out, summary = tmp_path / "cores.csv", tmp_path / "run.json"
+    target = f"{user_code}:core_numbers"
+    done = gblas2d("run", target, "--graph", KARATE, "--output", out, "--json", summary,
+                   "--trace", nprocs=nprocs)
+    assert done.returncode == 0, done.stdout + done.stderr
+    # rank 0 alone reports
+    line = f"{target}: "
+    assert done.stdout.count(line) == 1, done.stdout
+    assert "returned a Vector: 34 values (INT64), min 1, max 4" in done.stdout
+    header, *rows = out.read_text().splitlines()
+    assert header == "vertex,core_numbers"
+    assert {int(v): int(c) for v, c in (row.split(",") for row in rows)} == KARATE_CORES
+    report = json.loads(summary.read_text())
+    assert report["algorithm"] == target and report["processes"] == nprocs
+    assert report["figures"] == {"result": "Vector", "dtype": "INT64", "values": 34, "min": 1,
+                                 "max": 4}
+    assert report["summary"] == "returned a Vector: 34 values (INT64), min 1, max 4"
+    assert report["options"] == {"seed": 1, "relabel": False, "undirected": False}
+    assert report["iterations"] is None and report["check"] is None
+    assert report["exit_code"] == 0 and report["output"] == str(out)
+    # one degree product per peeling round: traced in the JSON and printed once
+    assert len(report["trace"]) == len(trace_rows(done.stdout)) > 4
+    assert {(e["op"], e["semiring"]) for e in report["trace"]} == {("mxv", "plus_pair")}
+    assert report["seconds"]["run"] > 0
+
+
+def test_user_code_takes_the_options_given(command, user_code):
+    """Each option given comes by keyword (--source as a vertex index), seed= when the
+    function names it; an option not given is not passed, so the function's default holds."""
+    target = f"{user_code}:options"
+    code, out, err = command("run", target, "--graph", KARATE, "--source", 3, "--max-iter", 5,
+                             "--seed", 7, "--json", "-")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["figures"] == {"result": "number", "value": 3 + 500 + 70000}
+    assert report["options"] == {"source": 3, "max_iter": 5, "seed": 7, "relabel": False,
+                                 "undirected": False}
+    assert f"{target} from vertex 3: " in err and "returned 70503" in err
+    code, out, err = command("run", target, "--graph", KARATE, "--source", 2)
+    assert code == 0, err
+    assert "returned 10702" in out
+
+
+def test_user_code_returns_a_matrix_or_a_number(command, user_code, tmp_path):
+    import gblas2d as gb
+
+    M = scipy.io.mmread(KARATE).tocsr().astype(np.int64)
+    want = (M @ M).toarray()
+    written = []
+    for name in ("square.mtx", "square.npz"):
+        code, out, err = command("run", f"{user_code}:square", "--graph", KARATE, "--output",
+                                 tmp_path / name)
+        assert code == 0, err
+        assert "returned a 34 x 34 Matrix: 698 entries (INT64)" in out
+        written.append(gb.io.load(tmp_path / name) if name.endswith(".npz")
+                       else gb.io.mmread(tmp_path / name))
+    np.testing.assert_array_equal(gb.io.to_scipy_sparse(written[0]).toarray(), want)
+    assert written[0].isequal(written[1])
+    code, out, err = command("run", f"{user_code}:square", "--graph", KARATE, "--output",
+                             tmp_path / "square.csv")
+    assert code == 2 and "a Matrix is written to a .mtx (Matrix Market) or .npz" in err
+    # a gblas2d Scalar, a number built with the helper module beside the file
+    code, out, err = command("run", f"{user_code}:entries", "--graph", KARATE, "--json", "-")
+    assert code == 0, err
+    assert json.loads(out)["figures"] == {"result": "number", "value": 1156}
+    assert f"{user_code}:entries: " in err and "; returned 1156" in err
+    # a number has no value per vertex: refused once it is known, after the summary line
+    code, out, err = command("run", f"{user_code}:entries", "--graph", KARATE, "--output",
+                             tmp_path / "n.csv")
+    assert code == 2 and "returned 1156" in out
+    assert err == (f"gblas2d: error: --output {tmp_path / 'n.csv'}: {user_code}:entries "
+                   "returned 1156, a number: no value per vertex to write (the summary line "
+                   "and --json show it)\n")
+    assert not (tmp_path / "n.csv").exists()
+
+
+# (function or file, options, message, found before the graph is loaded)
+USER_CODE_ERRORS = [
+    ("missing.py:f", [], "cannot load {folder}/missing.py: no such file", True),
+    ("kcore.py:nosuch", [], "kcore.py has no function 'nosuch' (its functions: by_rank, "
+                            "core_numbers, entries, fails, lazy, mismatch, nothing, options, "
+                            "short, square)", True),
+    ("kcore.py:LIMIT", [], "kcore.py:LIMIT is not a function: it is an int (3)", True),
+    ("kcore.py:core_numbers", ["--damping", 0.5], "--damping does not apply to "
+                                                  "{folder}/kcore.py:core_numbers (it has no "
+                                                  "parameter damping)", True),
+    ("kcore.py:options", [], "kcore.py:options cannot be called as options(A, seed=...): "
+                             "missing a required argument: 'source'", True),
+    ("kcore.py:core_numbers", ["--check"], "--check compares the built-in algorithms with a "
+                                           "reference", True),
+    ("kcore.py:core_numbers", ["--relabel"], "--relabel is not supported by", True),
+    ("syntax.py:f", [], "cannot load {folder}/syntax.py: SyntaxError: '(' was never closed",
+     True),
+    ("imports.py:f", [], "cannot load {folder}/imports.py: ModuleNotFoundError: No module "
+                         "named 'no_such_module_here' ({folder}/imports.py, line 2)", True),
+    ("kcore.py:fails", [], f"kcore.py:fails raised ValueError: no core here "
+                           f"({{folder}}/kcore.py, line {FAILS_AT})", False),
+    ("kcore.py:mismatch", [], "kcore.py:mismatch raised DimensionMismatch: Matrix.ncols (=34) "
+                              "must equal Vector.size (=35)", False),
+    ("kcore.py:nothing", [], "kcore.py:nothing returned None; it must return a gblas2d Vector "
+                             "(one value per vertex), a Matrix or a number", False),
+    ("kcore.py:lazy", [], "kcore.py:lazy returned a gblas2d.VectorExpression (an expression: "
+                          "compute it with .new())", False),
+    ("kcore.py:short", [], "kcore.py:short returned a Vector of size 3, not one value per "
+                           "vertex (the graph has 34)", False),
+]
+
+
+@pytest.mark.parametrize("target,options,message,before", USER_CODE_ERRORS,
+                         ids=[f"{t} {' '.join(map(str, o))}".strip()
+                              for t, o, _, _ in USER_CODE_ERRORS])
+def test_user_code_errors_are_one_line_and_exit_code_2(command, user_code, target, options,
+                                                       message, before):
+    folder = user_code.parent
+    (folder / "syntax.py").write_text("def f(A:\n")
+    (folder / "imports.py").write_text("import gblas2d\nimport no_such_module_here\n")
+    code, out, err = command("run", f"{folder}/{target}", "--graph", KARATE, *options)
+    assert code == 2
+    assert err.count("\n") == 1 and err.startswith("gblas2d: error: "), err
+    assert message.format(folder=folder) in err
+    assert (out == "") == before, "the graph is loaded after the code and its options"
+
+
+@pytest.mark.parametrize("target,message", [
+    ("kcore.py", "invalid choice: 'kcore.py' (choose from betweenness_centrality"),
+    ("kcore.py", "or FILE.py:FUNCTION; name the function too, kcore.py:FUNCTION)"),
+    ("kcore.py:", "'kcore.py:': expected FILE.py:FUNCTION"),
+    ("kcore.py:2cores", "'kcore.py:2cores': expected FILE.py:FUNCTION"),
+])
+def test_a_malformed_target_is_a_usage_error(command, target, message):
+    code, out, err = command("run", target, "--graph", KARATE)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("gblas2d: error: argument ALGO: ")
+    assert message in err
+
+
+@pytest.mark.parametrize("function,message", [
+    # the last rank raises while rank 0 waits in a collective: rank 0 reports that rank's
+    # exception and line, and neither waits for the other
+    ("fails", f"kcore.py:fails raised ValueError: no core here ({{code}}, line {FAILS_AT})"),
+    ("by_rank", "kcore.py:by_rank returned different results on different ranks: rank 0 the "
+                "number 0, rank 1 the number 1"),
+])
+def test_user_code_errors_agree_across_ranks(user_code, function, message):
+    done = gblas2d("run", f"{user_code}:{function}", "--graph", KARATE, nprocs=2)
+    assert done.returncode == 2, done.stdout + done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("gblas2d: error: "), done.stderr
+    assert message.format(code=user_code) in lines[0]
+    assert "Traceback" not in done.stderr
