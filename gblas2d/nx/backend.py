@@ -2,6 +2,8 @@
 
 import inspect
 
+import networkx as nx
+
 from . import (
     assortativity,
     bipartite,
@@ -24,7 +26,8 @@ from . import (
 from .checks import reason
 from .graph import convert_from_nx, convert_to_nx
 
-__all__ = ["BackendInterface", "can_run", "should_run"]
+__all__ = ["BREAK_EVEN_EDGES", "BackendInterface", "break_even_edges", "can_run",
+           "should_run"]
 
 
 def can_run(name, args, kwargs):
@@ -41,9 +44,33 @@ def can_run(name, args, kwargs):
     return reason(name, bound.arguments) or True
 
 
+# From how many edges a call here (its graph's conversion cached, as NetworkX caches it) beats
+# NetworkX's own, by function, measured on R-MAT graphs at one thread
+# (benchmarks/bench_nx_break_even.py, results/nx_break_even.json); any other function waits
+# for the largest of them. A first call, which converts, gains later: connected components and
+# BFS lengths not even at 114,241 edges.
+BREAK_EVEN_EDGES = {"average_clustering": 1_304, "triangles": 2_838, "pagerank": 12_785,
+                    "single_source_shortest_path_length": 12_785,
+                    "number_connected_components": 26_700}
+
+
+def break_even_edges(name):
+    """The fewest edges from which ``should_run`` lets an automatic dispatch of ``name`` run
+    here."""
+    return BREAK_EVEN_EDGES.get(name, max(BREAK_EVEN_EDGES.values()))
+
+
 def should_run(name, args, kwargs):
-    """Always: a user who names gblas2d, or puts it in backend_priority, asks for the grid."""
-    return True
+    """Whether NetworkX, choosing a backend itself (``backend_priority``), should run ``name``
+    here: not on a graph of fewer edges than ``break_even_edges(name)``, where NetworkX is
+    faster. NetworkX asks only when it chooses: ``backend="gblas2d"`` runs here at any size.
+    Every rank holds the same graph, so every rank answers alike."""
+    graph = next((a for a in (*args, *kwargs.values()) if isinstance(a, nx.Graph)), None)
+    least = break_even_edges(name)
+    if graph is None or graph.number_of_edges() >= least:
+        return True
+    return f"the graph has {graph.number_of_edges()} edges, fewer than the {least} from " \
+        f"which gblas2d's {name} is faster than NetworkX's"
 
 
 class BackendInterface:

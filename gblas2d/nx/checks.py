@@ -106,6 +106,14 @@ def positive_weights(G, weight):
                for _, _, w in G.edges(data=weight, default=1))
 
 
+def _redefines_adjacency(G):
+    """Whether G's class answers adjacency differently from the NetworkX class it extends
+    (NetworkX's own _AntiGraph reads its stored edges as their complement)."""
+    base = nx.DiGraph if G.is_directed() else nx.Graph
+    return any(getattr(type(G), attr) is not getattr(base, attr)
+               for attr in ("adj", "__getitem__", "neighbors", "degree"))
+
+
 def reason(name, a):
     """None, or why gblas2d cannot run ``name`` with the bound arguments ``a`` (a dict of
     every parameter, defaults applied; ``a["G"]`` a NetworkX graph or a converted one)."""
@@ -117,6 +125,9 @@ def reason(name, a):
     G = a["G"]
     if G.is_multigraph():
         return "multigraphs are not supported"
+    if isinstance(G, nx.Graph) and _redefines_adjacency(G):
+        return f"{type(G).__name__} redefines its adjacency (a view such as a complement): " \
+            "the conversion reads the stored edges"
     if name == "pagerank":
         why = pagerank_reason(a["alpha"], a["personalization"], a["max_iter"], a["nstart"],
                               a["dangling"])

@@ -920,3 +920,17 @@ def test_same_result_on_every_rank_under_mpiexec(tmp_path, nprocs):
     assert first["closeness"] == nx.closeness_centrality(D)
     assert first["ancestors"] == sorted(nx.ancestors(D, "d0"))
     assert first["reciprocity"] == nx.reciprocity(D, ["d0", "d1", "d2"])
+
+
+def test_a_graph_class_that_redefines_its_adjacency_is_declined():
+    """NetworkX's _AntiGraph stores edges and answers their complement: the conversion, which
+    reads the stored edges, would compute on the wrong graph, so can_run declines it and
+    NetworkX runs the call itself."""
+    from networkx.algorithms.approximation.kcomponents import _AntiGraph
+
+    from gblas2d.nx import can_run
+
+    anti = _AntiGraph(nx.path_graph(5))
+    why = can_run("core_number", (anti,), {})
+    assert isinstance(why, str) and "_AntiGraph redefines its adjacency" in why
+    assert can_run("core_number", (nx.path_graph(5),), {}) is True
