@@ -733,6 +733,9 @@ def test_unsupported_arguments_fall_back_under_backend_priority(monkeypatch):
 
     monkeypatch.setattr(gblas2d.nx.BackendInterface, "pagerank", staticmethod(counted))
     monkeypatch.setattr(nx.config.backend_priority, "algos", [B])
+    # karate is below should_run's break-even: let every size run here (test_nx_should_run.py
+    # tests the break-even)
+    monkeypatch.setattr(gblas2d.nx.backend, "BREAK_EVEN_EDGES", {"pagerank": 0})
     G = nx.karate_club_graph()
     assert nx.pagerank(G, personalization={0: 1}) == \
         nx.pagerank(G, personalization={0: 1}, backend="networkx")
