@@ -32,6 +32,7 @@ from .comm import stats
 
 __all__ = ["MatMat", "MatVec", "trace"]
 
+
 def _count_copy(op, nbytes, seconds):
     # A copy between host and GPU goes from this rank to itself: sent and received alike.
     stats().add(op, "device", nbytes, nbytes, 1, seconds)

@@ -293,8 +293,7 @@ def _fold_by_sort(xp, out, vals, name):
     keys, vals = out[order], vals[order]
     if len(keys) == 0:
         return keys, vals
-    first = xp.ones(len(keys), dtype=bool)
-    first[1:] = keys[1:] != keys[:-1]
+    first = _run_firsts(xp, keys)
     if name == "max" and vals.dtype.kind != "f":
         # ascending by value: each key's last value
         last = xp.ones(len(keys), dtype=bool)
@@ -303,14 +302,20 @@ def _fold_by_sort(xp, out, vals, name):
     return keys[first], vals[first]
 
 
+def _run_firsts(xp, keys):
+    """Where each run of equal values begins in the sorted, non-empty ``keys``, as a mask."""
+    first = xp.ones(len(keys), dtype=bool)
+    first[1:] = keys[1:] != keys[:-1]
+    return first
+
+
 def _reduce_by_key(xp, keys, vals, monoid):
     """Reduce by arbitrary int64 keys: sorted, numbered by run, folded over the runs."""
     order = xp.argsort(keys, kind="stable")
     keys, vals = keys[order], vals[order]
     if len(keys) == 0:
         return keys, vals.astype(monoid.output_type(lookup_dtype(vals.dtype)).np_type)
-    first = xp.ones(len(keys), dtype=bool)
-    first[1:] = keys[1:] != keys[:-1]
+    first = _run_firsts(xp, keys)
     run = xp.cumsum(first) - 1
     runs, folded = _fold(xp, run, vals, monoid, int(run[-1]) + 1)
     return keys[first][runs], folded
@@ -335,9 +340,9 @@ def spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset,
                      in_offset, out_dtype, n_out)
     ids, ptr, ind, val = _storage(block, "cols" if orient == "mxv" else "rows")
     x_idx, x_vals = _entries(xp, dev, x, values=_reads_x(semiring, x_first))
-    slots = x_idx
     if x_vals is None:
         x_vals = xp.zeros(len(x_idx), dtype=x.dtype)
+    slots = x_idx
     if ids is not None:
         at = xp.minimum(xp.searchsorted(ids, x_idx), max(len(ids) - 1, 0))
         there = ids[at] == x_idx if len(ids) else xp.zeros(len(x_idx), dtype=bool)
@@ -402,9 +407,12 @@ def _pull_sparse(xp, dev, block, x, operand, by, ptr, ind, val, out_dtype, n_out
     if x.is_full:
         hit = ptr[1:] > ptr[:-1]
     else:
-        pattern = dev.sparse.csr_matrix((xp.ones(len(ind), dtype=out_dtype), ind, ptr),
-                                        shape=mat.shape)
-        hit = (pattern @ present.astype(out_dtype)) > 0
+        # The structure: the pattern's product with x's (made once, like the values' matrix)
+        pattern_key = (by, "pattern", np.dtype(out_dtype))
+        if pattern_key not in mats:
+            mats[pattern_key] = (mat if operand == "pattern" else dev.sparse.csr_matrix(
+                (xp.ones(len(ind), dtype=out_dtype), ind, ptr), shape=mat.shape),)
+        hit = (mats[pattern_key][0] @ present.astype(out_dtype)) > 0
     idx = xp.flatnonzero(hit)
     return _to_host(dev, idx, y[idx], out_dtype)
 
