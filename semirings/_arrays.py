@@ -13,6 +13,9 @@ __all__ = ["array_module"]
 def array_module(*arrays):
     """The module of the first of ``arrays`` that is not numpy's (cupy's, say), else numpy."""
     for a in arrays:
+        if type(a) is np.ndarray:
+            # the common case, on every op evaluation and merge: no string work
+            continue
         root = type(a).__module__.partition(".")[0]
         if root not in ("numpy", "builtins") and hasattr(sys.modules.get(root), "asarray"):
             return sys.modules[root]
