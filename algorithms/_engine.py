@@ -17,6 +17,7 @@ fallbacks read their operands into the process, which is where python-graphblas 
 anyway.
 """
 
+import contextlib
 import numbers
 from types import SimpleNamespace
 
@@ -32,7 +33,9 @@ def engine(A):
     use: ``Vector``, ``Matrix``, ``dtypes``, ``binary``, ``unary``, ``monoid``, ``semiring``,
     ``select``, ``indexunary``, and the operations python-graphblas lacks (``gather``,
     ``scatter``, ``from_vectors``, ``popcount``, ``mxm_indexed``, ``random``,
-    ``random_vector``). Raises TypeError for any other object.
+    ``random_vector``), and ``iteration``, the marker of one iteration of a loop
+    (``with ns.iteration():``; ``gblas2d.iteration``, for ``gblas2d.trace_all``, and a no-op
+    on python-graphblas). Raises TypeError for any other object.
 
     ``random(obj, seed=0, dtype=FP64)`` gives a copy of the Vector or Matrix ``obj`` whose
     entries hold random values: floats uniform in [0, 1) for FP64, 64 random bits for UINT64.
@@ -92,7 +95,7 @@ _GBLAS2D = SimpleNamespace(
     min_secondi=gblas2d.semiring.min_secondi, gather=_gblas2d_gather, scatter=_gblas2d_scatter,
     from_vectors=_gblas2d_from_vectors, popcount=_gblas2d_popcount,
     mxm_indexed=_gblas2d_mxm_indexed, random=_gblas2d_random,
-    random_vector=_gblas2d_random_vector,
+    random_vector=_gblas2d_random_vector, iteration=gblas2d.iteration,
 )
 
 
@@ -170,6 +173,11 @@ def _graphblas_random_vector(size, seed=0, dtype="FP64"):
     return _graphblas_random(graphblas.Vector.from_scalar(False, size, "BOOL"), seed, dtype)
 
 
+def _graphblas_iteration(label=None):
+    # python-graphblas has no trace to mark
+    return contextlib.nullcontext()
+
+
 _GRAPHBLAS = None
 
 
@@ -187,7 +195,7 @@ def _graphblas():
             scatter=_graphblas_scatter, from_vectors=_graphblas_from_vectors,
             popcount=_graphblas_popcount,
             mxm_indexed=_graphblas_mxm_indexed, random=_graphblas_random,
-            random_vector=_graphblas_random_vector,
+            random_vector=_graphblas_random_vector, iteration=_graphblas_iteration,
         )
     return _GRAPHBLAS
 

@@ -68,12 +68,13 @@ def _levels_one(ns, A, s):
     q = ns.Vector(ns.dtypes.BOOL, n)
     q[s] = True
     for level in range(1, n):
-        # q<!v> = q any.pair A
-        q(~v.S, replace=True) << q.vxm(A, ns.semiring.any_pair)
-        if q.nvals == 0:
-            break
-        # v<q> = level
-        v(q.S) << level
+        with ns.iteration():
+            # q<!v> = q any.pair A
+            q(~v.S, replace=True) << q.vxm(A, ns.semiring.any_pair)
+            if q.nvals == 0:
+                break
+            # v<q> = level
+            v(q.S) << level
     return v
 
 
@@ -86,10 +87,11 @@ def _levels_batch(ns, G, sources):
     # A^T, formed once (kept on the Graph): the batch product reads A by columns
     AT = G.AT
     for level in range(1, n):
-        # F<!V> = A^T any.pair F
-        F(~V.S, replace=True) << AT.mxm(F, ns.semiring.any_pair)
-        if F.nvals == 0:
-            break
-        # V<F> = level
-        V(F.S) << level
+        with ns.iteration():
+            # F<!V> = A^T any.pair F
+            F(~V.S, replace=True) << AT.mxm(F, ns.semiring.any_pair)
+            if F.nvals == 0:
+                break
+            # V<F> = level
+            V(F.S) << level
     return V.T.new()

@@ -65,12 +65,13 @@ def _parents_one(ns, A, s):
     p[s] = s
     q = p.dup()
     for _ in range(1, n):
-        # q<!p> = q min.secondi A
-        q(~p.S, replace=True) << q.vxm(A, ns.min_secondi)
-        if q.nvals == 0:
-            break
-        # p<q> = q
-        p(q.S) << q
+        with ns.iteration():
+            # q<!p> = q min.secondi A
+            q(~p.S, replace=True) << q.vxm(A, ns.min_secondi)
+            if q.nvals == 0:
+                break
+            # p<q> = q
+            p(q.S) << q
     return p
 
 
@@ -82,10 +83,11 @@ def _parents_batch(ns, G, sources):
     # A^T, formed once (kept on the Graph): the batch product reads A by columns
     AT = G.AT
     for _ in range(1, n):
-        # F<!P> = A^T min.secondi F
-        F(~P.S, replace=True) << AT.mxm(F, ns.min_secondi)
-        if F.nvals == 0:
-            break
-        # P<F> = F
-        P(F.S) << F
+        with ns.iteration():
+            # F<!P> = A^T min.secondi F
+            F(~P.S, replace=True) << AT.mxm(F, ns.min_secondi)
+            if F.nvals == 0:
+                break
+            # P<F> = F
+            P(F.S) << F
     return P.T.new()

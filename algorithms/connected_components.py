@@ -86,27 +86,29 @@ def connected_components(A, method="fastsv"):
 def _label_propagation(ns, S, f):
     q = f.dup()
     while q.nvals:
-        # m = S min.second q
-        m = S.mxv(q, ns.semiring.min_second).new()
-        # q<m < f> = m
-        q(m.ewise_mult(f, ns.binary.lt).new().V, replace=True) << m
-        # f<q> = q
-        f(q.S) << q
+        with ns.iteration():
+            # m = S min.second q
+            m = S.mxv(q, ns.semiring.min_second).new()
+            # q<m < f> = m
+            q(m.ewise_mult(f, ns.binary.lt).new().V, replace=True) << m
+            # f<q> = q
+            f(q.S) << q
     return f
 
 
 def _fastsv(ns, S, f):
     n = f.size
     while True:
-        # mngp = S min.second f
-        mngp = S.mxv(f, ns.semiring.min_second).new()
-        # f'(f(u)) min= mngp(u)
-        hooked = f.dup()
-        hooked(accum=ns.binary.min) << ns.scatter(mngp, f, n, ns.monoid.min)
-        # f' min= mngp
-        hooked(accum=ns.binary.min) << mngp
-        # f' = the roots of the hooked forest
-        hooked = pointer_jumping(hooked)
-        if hooked.isequal(f):
-            return f
-        f = hooked
+        with ns.iteration():
+            # mngp = S min.second f
+            mngp = S.mxv(f, ns.semiring.min_second).new()
+            # f'(f(u)) min= mngp(u)
+            hooked = f.dup()
+            hooked(accum=ns.binary.min) << ns.scatter(mngp, f, n, ns.monoid.min)
+            # f' min= mngp
+            hooked(accum=ns.binary.min) << mngp
+            # f' = the roots of the hooked forest
+            hooked = pointer_jumping(hooked)
+            if hooked.isequal(f):
+                return f
+            f = hooked

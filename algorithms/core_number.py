@@ -66,17 +66,18 @@ def core_number(A):
     core = ns.Vector(int64, G.A.nrows)
     k = 0
     while d.nvals:
-        # k = max(k, min(d))
-        k = max(k, int(d.reduce(ns.monoid.min).value))
-        # p = d<d <= k>
-        p = d.select(ns.select.valuele, k).new()
-        while p.nvals:
-            # core<p> = k, d<!p>
-            core(p.S) << k
-            d = d.dup(mask=~p.S)
-            # d -= S plus.first p
-            d(accum=ns.binary.minus) << S.mxv(p, ns.semiring.plus_first[int64]).new(mask=d.S)
+        with ns.iteration():
+            # k = max(k, min(d))
+            k = max(k, int(d.reduce(ns.monoid.min).value))
+            # p = d<d <= k>
             p = d.select(ns.select.valuele, k).new()
+            while p.nvals:
+                # core<p> = k, d<!p>
+                core(p.S) << k
+                d = d.dup(mask=~p.S)
+                # d -= S plus.first p
+                d(accum=ns.binary.minus) << S.mxv(p, ns.semiring.plus_first[int64]).new(mask=d.S)
+                p = d.select(ns.select.valuele, k).new()
     return core
 
 

@@ -96,23 +96,24 @@ def label_propagation(A, max_iter=10):
     u = ns.Vector.from_scalar(0, n, ns.dtypes.INT64).apply(ns.indexunary.rowindex, 0).new()
     f = u.dup()
     for _ in range(max_iter):
-        # L(u, f(u)) = B for every vertex u (built from the vectors' pieces)
-        L = ns.from_vectors(u, f, big, n, n, ns.dtypes.INT64)
-        # C = S plus.times L
-        C = S.mxm(L, ns.semiring.plus_times).new()
-        # T(v, l) = l - mask
-        T = C.apply(ns.indexunary.colindex, -mask).new()
-        # K = C - T = B * count + (mask - l)
-        K = C.ewise_mult(T, ns.binary.minus).new()
-        # m(v) = max_l K(v, l)
-        m = K.reduce_rowwise(ns.monoid.max).new()
-        # h = m & mask = mask - (the winning label)
-        h = m.apply(ns.binary.band, mask).new()
-        # h = h ^ mask = the winning label
-        h << h.apply(ns.binary.bxor, mask)
-        # g = h where v has neighbours, f elsewhere
-        g = h.ewise_add(f, ns.binary.first).new()
-        if g.isequal(f):
-            break
-        f = g
+        with ns.iteration():
+            # L(u, f(u)) = B for every vertex u (built from the vectors' pieces)
+            L = ns.from_vectors(u, f, big, n, n, ns.dtypes.INT64)
+            # C = S plus.times L
+            C = S.mxm(L, ns.semiring.plus_times).new()
+            # T(v, l) = l - mask
+            T = C.apply(ns.indexunary.colindex, -mask).new()
+            # K = C - T = B * count + (mask - l)
+            K = C.ewise_mult(T, ns.binary.minus).new()
+            # m(v) = max_l K(v, l)
+            m = K.reduce_rowwise(ns.monoid.max).new()
+            # h = m & mask = mask - (the winning label)
+            h = m.apply(ns.binary.band, mask).new()
+            # h = h ^ mask = the winning label
+            h << h.apply(ns.binary.bxor, mask)
+            # g = h where v has neighbours, f elsewhere
+            g = h.ewise_add(f, ns.binary.first).new()
+            if g.isequal(f):
+                break
+            f = g
     return f

@@ -96,21 +96,22 @@ def pagerank(A, damping=0.85, tol=1e-4, max_iter=100, *, variant="graphalytics",
     r = ns.Vector.from_scalar(1.0 / n, n, fp64)
     w = ns.Vector(fp64, n)
     for _ in range(int(max_iter if iterations is None else iterations)):
-        # w = r ./ (d_out / d)
-        w << r.ewise_mult(scaled_out, ns.binary.truediv)
-        # dangling = sum(r<!d_out>), 0 when every vertex has an out-edge
-        dangling = 0.0 if variant == "gap" else r.dup(mask=~out_degree.S).reduce(
-            allow_empty=False).value
-        # r' = (1 - d)/n + d/n * dangling
-        r_next = ns.Vector.from_scalar((1 - damping + damping * dangling) / n, n, fp64)
-        # r' += w plus.first A
-        r_next(accum=ns.binary.plus) << w.vxm(A, ns.semiring.plus_first)
-        if iterations is None:
-            # err = sum |r' - r|, checked unless the iterations are fixed
-            err = r_next.ewise_mult(r, ns.binary.minus).new().apply(ns.unary.abs).new().reduce()
-            if err.value < tol:
-                return r_next
-        r = r_next
+        with ns.iteration():
+            # w = r ./ (d_out / d)
+            w << r.ewise_mult(scaled_out, ns.binary.truediv)
+            # dangling = sum(r<!d_out>), 0 when every vertex has an out-edge
+            dangling = 0.0 if variant == "gap" else r.dup(mask=~out_degree.S).reduce(
+                allow_empty=False).value
+            # r' = (1 - d)/n + d/n * dangling
+            r_next = ns.Vector.from_scalar((1 - damping + damping * dangling) / n, n, fp64)
+            # r' += w plus.first A
+            r_next(accum=ns.binary.plus) << w.vxm(A, ns.semiring.plus_first)
+            if iterations is None:
+                # err = sum |r' - r|, checked unless the iterations are fixed
+                err = r_next.ewise_mult(r, ns.binary.minus).new().apply(ns.unary.abs).new().reduce()
+                if err.value < tol:
+                    return r_next
+            r = r_next
     if iterations is not None:
         return r
     raise exceptions.ConvergenceFailure(

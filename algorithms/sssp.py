@@ -133,9 +133,10 @@ def _relax(ns, q, A, d, infinity):
 def _bellman_ford(ns, A, d, infinity):
     q = d.dup()
     for _ in range(A.nrows):
-        _relax(ns, q, A, d, infinity)
-        if q.nvals == 0:
-            return d
+        with ns.iteration():
+            _relax(ns, q, A, d, infinity)
+            if q.nvals == 0:
+                return d
     raise NegativeCycleError("a negative-weight cycle is reachable from the source")
 
 
@@ -147,27 +148,28 @@ def _delta_stepping(ns, A, d, delta, infinity):
     settled = ns.Vector(ns.dtypes.BOOL, d.size)
     start = 0
     while True:
-        # end = start + delta, at least the next float above start
-        end = max(start + delta, math.nextafter(start, math.inf))
-        # q = d<!settled, start <= d < end>
-        q = d.select(ns.select.valuege, start).new(mask=~settled.S)
-        q << q.select(ns.select.valuelt, end)
-        passed = ns.Vector(ns.dtypes.BOOL, d.size)
-        while q.nvals:
-            # B<q> = true
-            passed(q.S) << True
-            _relax(ns, q, light, d, infinity)
+        with ns.iteration():
+            # end = start + delta, at least the next float above start
+            end = max(start + delta, math.nextafter(start, math.inf))
+            # q = d<!settled, start <= d < end>
+            q = d.select(ns.select.valuege, start).new(mask=~settled.S)
             q << q.select(ns.select.valuelt, end)
-        # q = d<B>, relaxed once along the heavy edges
-        q = d.dup(mask=passed.S)
-        _relax(ns, q, heavy, d, infinity)
-        # S<B> = true
-        settled(passed.S) << True
-        # the next bucket holds later = min(d<!settled>), at its start if rounding puts its
-        # end at or below later
-        later = d.dup(mask=~settled.S).reduce(ns.monoid.min).value
-        if later is None:
-            return d
-        start = (later // delta) * delta
-        if not later < start + delta:
-            start = later
+            passed = ns.Vector(ns.dtypes.BOOL, d.size)
+            while q.nvals:
+                # B<q> = true
+                passed(q.S) << True
+                _relax(ns, q, light, d, infinity)
+                q << q.select(ns.select.valuelt, end)
+            # q = d<B>, relaxed once along the heavy edges
+            q = d.dup(mask=passed.S)
+            _relax(ns, q, heavy, d, infinity)
+            # S<B> = true
+            settled(passed.S) << True
+            # the next bucket holds later = min(d<!settled>), at its start if rounding puts its
+            # end at or below later
+            later = d.dup(mask=~settled.S).reduce(ns.monoid.min).value
+            if later is None:
+                return d
+            start = (later // delta) * delta
+            if not later < start + delta:
+                start = later

@@ -74,27 +74,28 @@ def strongly_connected_components(A):
     c = ns.Vector.from_scalar(0, A.nrows, int64).apply(ns.indexunary.rowindex, 0).new()
     label = ns.Vector(int64, A.nrows)
     while c.nvals:
-        # o<c> = A any.pair c, i<c> = A^T any.pair c
-        out_left = A.mxv(c, any_pair).new(mask=c.S)
-        in_left = G.AT.mxv(c, any_pair).new(mask=c.S)
-        both = out_left.ewise_mult(in_left, ns.binary.pair).new()
-        # label<c, !(o and i)> = c, c<o and i>
-        trimmed = c.dup(mask=~both.S)
-        label(trimmed.S) << trimmed
-        c = c.dup(mask=both.S)
-        f = _colors(ns, A, c, min_first)
-        # s = f<f == c>: the roots, valued by their own ids
-        s = f.dup(mask=f.ewise_mult(c, ns.binary.eq).new().V)
-        q = s
-        while q.nvals:
-            # m<!s> = A max.second q
-            m = A.mxv(q, ns.semiring.max_second[int64]).new(mask=~s.S)
-            # q<m == f> = m, s<q> = q
-            q = m.dup(mask=m.ewise_mult(f, ns.binary.eq).new().V)
-            s(q.S) << q
-        # label<s> = s, c<!s>
-        label(s.S) << s
-        c = c.dup(mask=~s.S)
+        with ns.iteration():
+            # o<c> = A any.pair c, i<c> = A^T any.pair c
+            out_left = A.mxv(c, any_pair).new(mask=c.S)
+            in_left = G.AT.mxv(c, any_pair).new(mask=c.S)
+            both = out_left.ewise_mult(in_left, ns.binary.pair).new()
+            # label<c, !(o and i)> = c, c<o and i>
+            trimmed = c.dup(mask=~both.S)
+            label(trimmed.S) << trimmed
+            c = c.dup(mask=both.S)
+            f = _colors(ns, A, c, min_first)
+            # s = f<f == c>: the roots, valued by their own ids
+            s = f.dup(mask=f.ewise_mult(c, ns.binary.eq).new().V)
+            q = s
+            while q.nvals:
+                # m<!s> = A max.second q
+                m = A.mxv(q, ns.semiring.max_second[int64]).new(mask=~s.S)
+                # q<m == f> = m, s<q> = q
+                q = m.dup(mask=m.ewise_mult(f, ns.binary.eq).new().V)
+                s(q.S) << q
+            # label<s> = s, c<!s>
+            label(s.S) << s
+            c = c.dup(mask=~s.S)
     return label
 
 

@@ -19,6 +19,7 @@ from . import binary, dtypes, exceptions, indexunary, io, monoid, op, select, se
 from .distributed.comm import recording, set_debug, stats
 from .distributed.grid import Grid, default_grid, set_default_grid
 from .distributed.products import trace
+from .distributed.tracing import iteration, trace_all
 from .io import generators
 from .local import backends
 from .surface import agg
@@ -38,6 +39,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Grid", "Mask", "Matrix", "MatrixExpression", "Recorder", "Scalar", "ScalarExpression",
     "Vector", "VectorExpression", "agg", "backends", "binary", "config", "default_grid", "dtypes",
-    "exceptions", "generators", "indexunary", "io", "monoid", "op", "recording", "replace",
-    "select", "semiring", "set_debug", "set_default_grid", "stats", "trace", "unary",
+    "exceptions", "generators", "indexunary", "io", "iteration", "monoid", "op", "recording",
+    "replace", "select", "semiring", "set_debug", "set_default_grid", "stats", "trace",
+    "trace_all", "unary",
 ]

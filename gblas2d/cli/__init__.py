@@ -203,7 +203,13 @@ def _parser():
                      help="compare with a reference: SciPy, numpy or networkx (graphs up to "
                           "131072 vertices; fewer for some algorithms)")
     run.add_argument("--trace", action="store_true",
-                     help="per product: direction, frontier, exchange format, bytes per group")
+                     help="per product: direction, frontier, exchange format, bytes per group; "
+                          "then per iteration, over every rank: calls and bytes received per "
+                          "group (max and mean over the ranks), seconds")
+    run.add_argument("--plot", default=None, metavar="PATH",
+                     help="write the trace of every rank per iteration as a PNG: frontier, "
+                          "direction, bytes per group (max and mean over the ranks), seconds "
+                          "(needs matplotlib: pip install 'gblas2d[plot]')")
     g500 = sub.add_parser("graph500", parents=[common], help="the Graph 500 BFS benchmark")
     g500.add_argument("--scale", type=SCALE, required=True,
                       help="log2 of the vertex count: the graph has 2**SCALE vertices")

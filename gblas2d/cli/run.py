@@ -10,15 +10,22 @@ work on vertex indices 0 .. n-1; the ids are put in last.
 ``--json`` writes what the report says as one JSON object: the command line, the graph, the
 grid, the options the algorithm read (defaults filled in), the seconds of loading, running and
 checking (each the slowest rank's), the iterations where the trace counts them, the figures of
-the summary line, the check's verdict and, with ``--trace``, the trace (rank 0's bytes)."""
+the summary line, the check's verdict and, with ``--trace``, the trace (rank 0's bytes) and the
+trace of every rank per iteration (``trace_iterations``).
 
+``--trace`` prints the products' table, then the trace of every rank per iteration
+(``gb.trace_all``: calls and bytes per grid group over the ranks); ``--plot PATH`` draws that
+trace as a PNG."""
+
+import os
 import time
+from contextlib import nullcontext
 from functools import partial
 from importlib.util import find_spec
 
 import numpy as np
 
-from .. import trace
+from .. import trace, trace_all
 from ..exceptions import InvalidValue
 from . import version
 from .algorithms import ALGORITHMS, check_options, needs_weights, reads
@@ -82,6 +89,20 @@ def trace_table(events):
     return lines
 
 
+def check_plot(args):
+    """Before any work: ``--plot`` has matplotlib and a file of its own to write."""
+    if args.plot is None:
+        return
+    if find_spec("matplotlib") is None:
+        raise InvalidValue("--plot needs matplotlib, which is not installed "
+                           "(pip install 'gblas2d[plot]')")
+    if args.plot == "-":
+        raise InvalidValue("--plot writes a PNG file, not standard output")
+    for path, option in ((args.output, "--output"), (args.json, "--json")):
+        if path not in (None, "-") and os.path.abspath(path) == os.path.abspath(args.plot):
+            raise InvalidValue(f"--plot and {option} name the same file, {args.plot}")
+
+
 def run(args, grid, out, load, show_progress, stdout):
     """Collective. ``gblas2d run``: its exit code. ``out`` prints a report line (rank 0),
     ``load`` reads a graph, ``stdout`` is the Stream that ``-`` names."""
@@ -96,7 +117,8 @@ def run(args, grid, out, load, show_progress, stdout):
         raise InvalidValue(f"--check of {name} needs {spec.check_needs}, which is not "
                            f"installed (pip install {spec.check_needs})")
     check_paths(args.output, args.json)
-    for path, option in ((args.output, "--output"), (args.json, "--json")):
+    check_plot(args)
+    for path, option in ((args.output, "--output"), (args.json, "--json"), (args.plot, "--plot")):
         if path is not None:
             check_output(path, grid, option)
     weighted = needs_weights(spec, args)
@@ -128,9 +150,12 @@ def run(args, grid, out, load, show_progress, stdout):
         at_source = None if source is None else int(perm[source])
     grid.comm.barrier()
     start = time.perf_counter()
-    with trace() as events:
+    # every rank's calls are recorded only when --trace or --plot asks for them
+    every = trace_all(grid) if args.trace or args.plot else nullcontext()
+    with trace() as events, every as everything:
         result = spec.call(graph, at_source, args)
     seconds["run"] = slowest(grid, time.perf_counter() - start)
+    report = None if everything is None else everything.gather()
     if args.relabel:
         result = spec.restore(result, perm)
     vector = result if spec.vector is None else spec.vector(A, result, args)
@@ -139,8 +164,11 @@ def run(args, grid, out, load, show_progress, stdout):
     figures, line = spec.summary(A, result, vector, names)
     out(f"{name}{at}: {seconds['run']:.4f} s; {line}")
     if args.trace:
-        for row in trace_table(events):
+        for row in trace_table(events) + report.table().splitlines():
             out(row)
+    if args.plot:
+        report.plot(args.plot)
+        out(f"wrote {args.plot}")
     status, check = 0, None
     if args.check:
         if A.nrows > spec.check_limit:
@@ -180,6 +208,7 @@ def run(args, grid, out, load, show_progress, stdout):
             "exit_code": status}
         if args.trace:
             summary["trace"] = events
+            summary["trace_iterations"] = report.rows
         write_summary(args.json, summary, grid, stdout)
         if args.json != "-":
             out(f"wrote {args.json}")

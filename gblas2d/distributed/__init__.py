@@ -4,7 +4,10 @@
 draws the agreed boundary of a public call (``collective``); ``comm`` makes and measures every
 collective; ``exchange`` moves vector segments along grid rows and columns; ``redistribute``
 sends entries to their owners; ``products`` computes mxv, vxm and mxm as expand, local
-product and fold.
+product and fold; ``tracing`` records every call and product of each rank per iteration
+(``gb.trace_all``) and gathers them when asked; ``caller`` finds who made a call and with
+what (the user's line, the public function called, its arguments described alike on every
+rank), for ``gb.Recorder`` and the checked mode.
 
 It imports the local layer (``gblas2d.local``: blocks, pieces, the kernel plan), the algebra
 and the exceptions; never the surface above it.

@@ -43,9 +43,10 @@ from contextlib import contextmanager
 import numpy as np
 
 from ..exceptions import InvalidValue
+from .caller import describe, mismatch, passed
 
-__all__ = ["Comm", "CommStats", "PeerFailed", "heard_of_a_peer", "recording", "set_debug",
-           "stats"]
+__all__ = ["Comm", "CommStats", "PeerFailed", "count", "heard_of_a_peer", "recording",
+           "set_debug", "stats"]
 
 # GBLAS2D_DEBUG=1 (or set_debug): the checked mode, a world step before every call, and the
 # check of the replicated arguments of every collective call.
@@ -65,31 +66,6 @@ def set_debug(on=True):
     >>> set_debug(True); set_debug(False)
     """
     _debug[0] = bool(on)
-
-
-def describe(value):
-    """A description of a replicated argument that is equal on two ranks exactly when the
-    argument is: objects by kind, shape and type, arrays by their bytes, the rest by repr."""
-    if isinstance(value, type):
-        return f"{value.__module__}.{value.__qualname__}"
-    if isinstance(value, np.generic):
-        return ("scalar", str(value.dtype), repr(value.item()))
-    if hasattr(value, "structure") and hasattr(value, "complement"):  # a mask: not by name
-        return ("mask", value.structure, value.complement, describe(value.parent))
-    if isinstance(value, np.ndarray):
-        digest = hashlib.blake2b(np.ascontiguousarray(value).view(np.uint8), digest_size=8)
-        return ("array", value.shape, str(value.dtype), digest.hexdigest())
-    if hasattr(value, "shape") and hasattr(value, "dtype"):
-        return (type(value).__name__, tuple(value.shape), str(value.dtype))
-    if isinstance(value, (list, tuple)):
-        return tuple(describe(v) for v in value)
-    if isinstance(value, dict):
-        return tuple(sorted((k, describe(v)) for k, v in value.items()))
-    if type(value).__repr__ is object.__repr__ or callable(value) and \
-            hasattr(value, "__qualname__"):
-        # Its repr would hold an address, which differs between processes.
-        return getattr(value, "__qualname__", type(value).__qualname__)
-    return repr(value)
 
 
 class CommStats:
@@ -136,6 +112,18 @@ _active = [CommStats()]
 def stats():
     """The live communication record of this rank (``CommStats``); local, never communicates."""
     return _active[-1]
+
+
+# Who else hears of each call as it is counted: the active ``gb.trace_all()`` collectors
+# (tracing.py). With none, as almost always, a call costs a loop over an empty list.
+listeners = []
+
+
+def count(op, group, sent, received, messages, seconds):
+    """Count one call of this rank in the live record and tell the listeners. Local."""
+    stats().add(op, group, sent, received, messages, seconds)
+    for listen in listeners:
+        listen(op, group, sent, received, messages, seconds)
 
 
 @contextmanager
@@ -224,8 +212,8 @@ class Comm:
 
     def _record(self, op, sent, received, messages, start):
         self.state.seq += 1
-        stats().add(op, self.group, int(sent), int(received), int(messages),
-                    time.perf_counter() - start)
+        count(op, self.group, int(sent), int(received), int(messages),
+              time.perf_counter() - start)
 
     # ---- agreement: headers, world steps, the drain ----
     def _header(self, lanes=()):
@@ -553,13 +541,16 @@ class Comm:
             failure = exc
         self.world.settle(failure)
 
-    def check_replicated(self, what, *arguments):
+    def check_replicated(self, what, *arguments, **named):
         """Collective while debugging (``set_debug``), nothing otherwise: raise the same
-        InvalidValue on every rank if the ranks passed different ``arguments`` to ``what``."""
+        InvalidValue on every rank if the ranks passed different arguments to ``what``
+        (``named`` ones are called by their names). The message names the public call the
+        user made and the argument that differs, with two ranks' values (``mismatch``)."""
         if not _debug[0] or self.size == 1:
             return
         self._open()
-        text = repr(tuple(describe(a) for a in arguments))
+        checked = [*arguments, *named.values()]
+        text = repr(tuple(describe(a) for a in checked))
         digest = int.from_bytes(hashlib.blake2b(text.encode(), digest_size=7).digest(),
                                 "little")
         # Not counted in the statistics: a debugging aid, not the engine's traffic.
@@ -571,11 +562,8 @@ class Comm:
         low, neg_high = received
         if low == -neg_high:
             return
-        seen = self.mpi.allgather(text)
-        other = next(r for r, t in enumerate(seen) if t != seen[0])
-        error = InvalidValue(
-            f"the ranks called {what} with different arguments (GBLAS2D_DEBUG): rank 0 passed "
-            f"{seen[0][:200]}, rank {other} passed {seen[other][:200]}")
+        names = [None] * len(arguments) + list(named)
+        error = InvalidValue(mismatch(self.mpi.allgather(passed(what, names, checked))))
         error.gblas2d_agreed = True  # every rank raises it
         raise error
 

@@ -274,16 +274,19 @@ def collective(function):
 
 
 def _recorded(call, name, args, kwargs):
-    """``call`` with the collectives it makes told to every active Recorder."""
+    """``call`` told to every active Recorder, with its arguments, its result (None if it
+    raised) and the collectives it makes."""
     before = {key: list(row) for key, row in stats().totals.items()}
     _recording[0] = True
+    result = None
     try:
-        return call(*args, **kwargs)
+        result = call(*args, **kwargs)
+        return result
     finally:
         _recording[0] = False
         after = stats().totals
         for recorder in list(recorders):
-            recorder.record(name, before, after)
+            recorder.record_call(name, args, kwargs, result, before, after)
 
 
 def _world_of(args, kwargs):

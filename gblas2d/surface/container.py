@@ -383,8 +383,9 @@ class Updater(Target):
         if self.input_mask is not None:
             mask = input_mask_of(other, self.input_mask)
             self.parent._check_mask(mask)
-        self.parent.grid.comm.check_replicated("<<", self.parent, mask, self.accum,
-                                               self.replace, self.opts, other)
+        self.parent.grid.comm.check_replicated(
+            "<<", output=self.parent, mask=mask, accum=self.accum, replace=self.replace,
+            options=self.opts, value=other)
         self.parent._update(other, mask, self.accum, self.replace, self.opts)
         return self.parent
 

@@ -4,7 +4,8 @@ a table of its values, as python-graphblas shows them with pandas, here without.
 Showing never communicates: a repr is often asked on one rank alone (``if rank == 0:
 print(A)``), and a collective there would hang the others. At one process the table is the
 object's top-left corner (the whole of a small one). At more ranks each rank shows what it
-holds, its block or piece, and says so; ``Matrix.layout()`` (collective) shows who holds what.
+holds, its block or piece, and says so; ``Matrix.layout()`` (collective) shows who holds what,
+as text and, asked, as a PNG heat map.
 A table reads only the entries it shows: O(shown), whatever the size.
 """
 
@@ -12,7 +13,7 @@ import html
 
 import numpy as np
 
-__all__ = ["html_of", "layout_text", "text_of"]
+__all__ = ["html_of", "layout", "layout_png", "text_of"]
 
 # The most rows and columns a table shows.
 ROWS, COLS = 12, 12
@@ -129,9 +130,10 @@ def html_of(obj):
     return f"<pre>{html.escape(text_of(obj))}</pre>"
 
 
-def layout_text(A):
+def layout(A, png=None):
     """Collective. Which rank holds which block of ``A`` and how many entries: the grid as a
-    table, every rank's entries in its cell, and the balance (max / mean)."""
+    table, every rank's entries in its cell, and the balance (max / mean); with ``png`` (a
+    path), rank 0 also draws it there as a heat map (``layout_png``)."""
     grid = A.grid
     counts = grid.comm.allgather_object(A.block.nvals) if grid.nprocs > 1 else [A.block.nvals]
     R, C = grid.shape
@@ -140,14 +142,51 @@ def layout_text(A):
             for i in range(R)]
     cols = [f"cols {grid.col_block(A.ncols, j)[0]}..{grid.col_block(A.ncols, j)[1] - 1}"
             for j in range(C)]
+    title = f"{A.name}: {A.nrows:,} x {A.ncols:,}, {A.nvals:,} entries on a {R}x{C} grid"
+    mean = cells.mean() if cells.size else 0
+    balance = f"balance (max / mean entries a rank) {cells.max() / mean:.2f}" if mean else None
+    if png is not None and grid.rank == 0:
+        layout_png(png, cells, rows, cols, title, balance)
     texts = [[f"rank {i * C + j}: {cells[i, j]:,}" for j in range(C)] for i in range(R)]
     width = max(len(t) for t in [*cols, *(t for row in texts for t in row)])
     left = max(len(r) for r in rows)
-    lines = [f"{A.name}: {A.nrows:,} x {A.ncols:,}, {A.nvals:,} entries on a {R}x{C} grid",
-             " " * left + "".join(f"  {c:>{width}}" for c in cols)]
+    lines = [title, " " * left + "".join(f"  {c:>{width}}" for c in cols)]
     lines += [f"{rows[i]:>{left}}" + "".join(f"  {t:>{width}}" for t in texts[i])
               for i in range(R)]
-    mean = cells.mean() if cells.size else 0
-    if mean:
-        lines.append(f"balance (max / mean entries a rank) {cells.max() / mean:.2f}")
+    if balance:
+        lines.append(balance)
     return "\n".join(lines)
+
+
+def layout_png(path, cells, rows, cols, title, balance):
+    """Draw the R x C grid of blocks into the PNG file ``path``: each cell colored by the
+    entries its rank holds and labelled with the rank and the count, the axes with the blocks'
+    row and column ranges, the balance under the title. matplotlib is imported here only, and
+    drawn with its Agg canvas without pyplot, so a program's own plotting backend is left as
+    it was."""
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError as exc:
+        raise ImportError("A.layout(png=...) draws with matplotlib, which is not installed: "
+                          "pip install 'gblas2d[plot]'") from exc
+    R, C = cells.shape
+    figure = Figure(figsize=(min(2 + 1.6 * C, 16), min(1.5 + 1.1 * R, 12)))
+    FigureCanvasAgg(figure)
+    axes = figure.add_subplot()
+    image = axes.imshow(cells, cmap="viridis", vmin=0, vmax=max(int(cells.max()), 1),
+                        aspect="auto")
+    figure.colorbar(image, ax=axes, label="entries")
+    light = cells.max() / 2
+    for i in range(R):
+        for j in range(C):
+            # dark text on the light (high) end of viridis, light text on the dark end
+            axes.text(j, i, f"rank {i * C + j}\n{cells[i, j]:,}", ha="center", va="center",
+                      fontsize=9, color="black" if cells[i, j] > light else "white")
+    axes.set_xticks(range(C), cols, rotation=30 if C > 3 else 0, ha="right" if C > 3 else "center")
+    axes.set_yticks(range(R), rows)
+    axes.set_xlabel("column block")
+    axes.set_ylabel("row block")
+    axes.set_title(title + (f"\n{balance}" if balance else ""), fontsize=10)
+    figure.tight_layout()
+    figure.savefig(path, format="png", dpi=100)

@@ -149,10 +149,29 @@ class Matrix(Container):
         return TransposedMatrix(self)
 
     @collective
-    def layout(self):
+    def layout(self, *, png=None):
         """Collective. Which rank holds which block and how many entries, as text: the grid,
-        the row and column ranges of its blocks, each rank's entries, and the balance."""
-        return _display.layout_text(self)
+        the row and column ranges of its blocks, each rank's entries, and the balance.
+
+        Parameters
+        ----------
+        png : str or path-like, optional
+            Also draw it as a heat map into this PNG file: the R x C grid of blocks colored by
+            each rank's entries, every cell labelled with its rank and count, the axes with the
+            blocks' row and column ranges, the balance (max / mean) in the title. Only rank 0
+            writes the file; every rank returns the same text. Needs matplotlib
+            (``pip install 'gblas2d[plot]'``; ImportError on every rank without it).
+
+        Examples
+        --------
+        >>> A = Matrix.from_coo([0, 1], [1, 0], 1.0, nrows=2, ncols=2, name="A")
+        >>> print(A.layout())
+        A: 2 x 2, 2 entries on a 1x1 grid
+                   cols 0..1
+        rows 0..1  rank 0: 2
+        balance (max / mean entries a rank) 1.00
+        """
+        return _display.layout(self, png)
 
     # ---- this rank's part: what the products, the exchange and the backends read ----
     @property

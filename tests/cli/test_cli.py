@@ -73,22 +73,58 @@ KARATE_LEVELS = csgraph.shortest_path(scipy.io.mmread(KARATE), unweighted=True, 
 
 @pytest.mark.parametrize("nprocs", [1, 4])
 def test_run_writes_checked_results(tmp_path, nprocs):
-    out, summary = tmp_path / "levels.tsv", tmp_path / "summary.json"
+    out, summary, plot = tmp_path / "levels.tsv", tmp_path / "summary.json", tmp_path / "t.png"
     done = gblas2d("run", "bfs_levels", "--graph", KARATE, "--source", 0, "--check",
-                   "--trace", "--output", out, "--json", summary, nprocs=nprocs)
+                   "--trace", "--output", out, "--json", summary, "--plot", plot,
+                   nprocs=nprocs)
     assert done.returncode == 0, done.stderr
     assert "check: OK" in done.stdout
     want = KARATE_LEVELS
     # --trace prints one row per level's product (the last finds nothing), once: rank 0 only
     assert done.stdout.count("any_pair") == want.max() + 1
+    # then one row per level over every rank, after the row of the calls before the first
+    # level at more than one rank
+    rows = iteration_rows(done.stdout)
+    assert [r[0] for r in rows] == ["-"] * (nprocs > 1) + \
+        [str(k) for k in range(int(want.max()) + 1)]
     idx, levels = read_result(out)
     np.testing.assert_array_equal(idx, np.arange(34))
     np.testing.assert_array_equal(levels, want)
     report = json.loads(summary.read_text())
     assert report["processes"] == nprocs and report["check"]["verdict"] == "OK"
     assert len(report["trace"]) == report["iterations"] == want.max() + 1
+    # the same rows in the JSON: each level's frontier, its bytes over the ranks
+    levels_rows = [r for r in report["trace_iterations"] if r["iteration"] is not None]
+    assert [r["frontier"] for r in levels_rows] == \
+        [e["frontier_nvals"] for e in report["trace"]] == [1, 16, 9, 8]
+    groups = {"world", "row", "col", "transpose"} if nprocs == 4 else set()
+    assert all(set(r["bytes"]) == groups for r in levels_rows)
+    assert all(b["max"] >= b["mean"] >= 0 for r in levels_rows for b in r["bytes"].values())
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert f"wrote {plot}" in done.stdout
     # the temporary files were renamed over the targets, nothing else is left
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["levels.tsv", "summary.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["levels.tsv", "summary.json",
+                                                           "t.png"]
+
+
+def iteration_rows(stdout):
+    """The rows of the per-iteration table of --trace, split at blanks, under its header."""
+    lines = stdout.splitlines()
+    start = next(k for k, line in enumerate(lines) if line.startswith("iteration ")) + 1
+    return [line.split() for line in lines[start:] if re.match(r"(-|\d+) ", line)]
+
+
+def test_plot_is_refused_before_any_work(command, tmp_path, monkeypatch):
+    for args, message in [
+            (["--plot", "-"], "--plot writes a PNG file, not standard output"),
+            (["--plot", tmp_path / "a", "--json", tmp_path / "a"],
+             "--plot and --json name the same file"),
+            (["--plot", tmp_path / "none" / "a.png"], "--plot: cannot write")]:
+        code, out, err = command("run", "bfs_levels", "--graph", KARATE, *args)
+        assert code == 2 and out == "" and message in err, err
+    monkeypatch.setattr("gblas2d.cli.run.find_spec", lambda name: None)
+    code, out, err = command("run", "bfs_levels", "--graph", KARATE, "--plot", tmp_path / "a")
+    assert code == 2 and "pip install 'gblas2d[plot]'" in err and out == ""
 
 
 @pytest.mark.parametrize("algorithm,options", [

@@ -1,8 +1,11 @@
 """What repr, print and a notebook show of a Matrix or Vector (issue 32): its facts and its
 values, without pandas, never communicating (any rank may print alone); ``Matrix.layout()``
-shows who holds what."""
+shows who holds what, as text or as a PNG heat map."""
+
+import sys
 
 import numpy as np
+import pytest
 from _helpers import agreed
 
 import gblas2d as gb
@@ -78,3 +81,26 @@ def test_the_layout_says_who_holds_what():
     local = gb.default_grid().comm.allgather_object(A.block.nvals) \
         if gb.default_grid().nprocs > 1 else [A.block.nvals]
     assert counts == local
+
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_layout_draws_a_heat_map_on_rank_0(tmp_path):
+    A = gb.Matrix.from_coo(np.arange(10), np.arange(10), 1, nrows=10, ncols=10, name="D")
+    path = tmp_path / "layout.png"
+    text = A.layout(png=path)
+    grid = gb.default_grid()
+    # each rank has its own tmp_path: rank 0 wrote the file, the others nothing
+    written = path.read_bytes()[:8] == PNG if grid.rank == 0 else not path.exists()
+    assert agreed(written and text == A.layout()), text
+
+
+def test_the_heat_map_without_matplotlib_is_one_import_error(tmp_path, monkeypatch):
+    for module in ("matplotlib.figure", "matplotlib.backends.backend_agg"):
+        monkeypatch.setitem(sys.modules, module, None)  # importing it raises ImportError
+    A = gb.Matrix.from_coo([0], [1], 1.0, nrows=4, ncols=4)
+    # only rank 0 draws; the others raise its error too, and the grid goes on
+    with pytest.raises(ImportError, match=r"pip install 'gblas2d\[plot\]'"):
+        A.layout(png=tmp_path / "layout.png")
+    assert agreed(not (tmp_path / "layout.png").exists() and A.layout().startswith("M_"))

@@ -587,6 +587,42 @@ def test_debug_mode_finds_ranks_that_pass_different_arguments(debug, A):
     assert agreed(y.isequal(A.mxv(x, semiring.plus_times).new()))
 
 
+def test_debug_mode_names_the_users_call_and_the_argument_that_differs(debug, A):
+    """The message names the public call the user made (``Vector.from_dense``, not the
+    ``from_coo`` it calls, where the check is) and which of its arguments differed, with the
+    values of rank 0 and of the first rank that passed another."""
+    g = grid()
+    last = g.nprocs - 1
+    odd = g.rank == last
+    x = gb.Vector.from_coo([0, 3], [1.0, 2.0], size=N, name="x")
+    head = "the ranks called {} with different arguments (GBLAS2D_DEBUG): "
+    calls = [
+        (lambda: gb.Vector.from_dense(np.array([1, 2, 3 + odd])),
+         head.format("Vector.from_dense") + f"argument 'values' differs: rank 0 passed "
+         f"array([1, 2, 3]), rank {last} passed array([1, 2, 4])"),
+        (lambda: A.mxv(x, semiring.min_plus if odd else semiring.plus_times),
+         head.format("Matrix.mxv") + f"argument 'op' differs: rank 0 passed "
+         f"semiring.plus_times, rank {last} passed semiring.min_plus"),
+        (lambda: x(~x.S if odd else x.S) << x,
+         head.format("<<") + f"argument 'mask' differs: rank 0 passed x.S, rank {last} "
+         "passed ~x.S"),
+        # the value the check sees (the entries kept) is none of from_dense's arguments: it
+        # is shown, and the arguments that differ are named
+        (lambda: gb.Vector.from_dense([1, 2, 3 + odd], missing_value=2),
+         head.format("Vector.from_dense") + f"value 2 of the 4 that Vector.from_coo checks "
+         f"differs: rank 0 passed array([1, 3]), rank {last} passed array([1, 4]); of the "
+         "arguments of Vector.from_dense, 'values' differs between ranks"),
+    ]
+    for call, message in calls:
+        if g.nprocs == 1:
+            call()  # one rank always agrees with itself
+            continue
+        with pytest.raises(InvalidValue) as exc:
+            call()
+        assert_agreed(exc, InvalidValue)
+        assert str(exc.value) == message
+
+
 def test_a_failure_while_routing_to_owners_is_raised_on_every_rank(monkeypatch):
     """A MemoryError on one rank while sorting its share of a distributed build by owner (the
     other ranks are already exchanging): every rank raises it, none waits."""

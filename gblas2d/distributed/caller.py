@@ -1,0 +1,196 @@
+"""Who made a call, and with what: the first frame of the user's code on the stack, the public
+gblas2d function that code called, and descriptions of arguments that are equal on two ranks
+exactly when the arguments are. Read only to check or explain a call (``gb.Recorder``'s lines,
+the checked mode ``GBLAS2D_DEBUG`` and its message, ``Comm.check_replicated``).
+
+The user's code is whatever lies outside gblas2d's own modules; ``gblas2d.algorithms`` counts as
+the user's, since its algorithms are written with the public API only and their lines are the
+ones a reader wants to see.
+"""
+
+import hashlib
+import inspect
+import os
+import sys
+
+import numpy as np
+
+__all__ = ["describe", "mismatch", "passed", "public_call", "user_frame", "where"]
+
+# grid.py's frames are the agreed boundary of a public call (``collective``), not the call.
+_BOUNDARY = "gblas2d.distributed.grid"
+
+
+def _in_gblas2d(frame):
+    name = frame.f_globals.get("__name__", "")
+    return (name == "gblas2d" or name.startswith("gblas2d.")) and \
+        not name.startswith("gblas2d.algorithms")
+
+
+def user_frame():
+    """The innermost frame on the stack outside gblas2d (the caller's own code), or None."""
+    frame = sys._getframe(1)
+    while frame is not None and _in_gblas2d(frame):
+        frame = frame.f_back
+    return frame
+
+
+def where(frame):
+    """``file.py:line`` of a frame (the file's name only, so it reads alike on every rank and
+    in every directory)."""
+    return f"{os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno}"
+
+
+def public_call():
+    """The public call the user made: ``(qualified name, {parameter: value})`` of the
+    outermost gblas2d function on the stack below the user's code, or None when there is
+    none. The values are the parameters' values now (a function may have converted them:
+    ``values = np.asarray(values)``)."""
+    frame, outermost = sys._getframe(1), None
+    while frame is not None and _in_gblas2d(frame):
+        if frame.f_globals.get("__name__") != _BOUNDARY:
+            outermost = frame
+        frame = frame.f_back
+    if outermost is None:
+        return None
+    code = outermost.f_code
+    count = code.co_argcount + code.co_kwonlyargcount + \
+        bool(code.co_flags & inspect.CO_VARARGS) + bool(code.co_flags & inspect.CO_VARKEYWORDS)
+    values = outermost.f_locals
+    return getattr(code, "co_qualname", code.co_name), \
+        {name: values[name] for name in code.co_varnames[:count] if name in values}
+
+
+def describe(value):
+    """A description of a replicated argument that is equal on two ranks exactly when the
+    argument is: objects by kind, shape and type, arrays by their bytes, the rest by repr."""
+    if isinstance(value, type):
+        return f"{value.__module__}.{value.__qualname__}"
+    if isinstance(value, np.generic):
+        return ("scalar", str(value.dtype), repr(value.item()))
+    if hasattr(value, "structure") and hasattr(value, "complement"):  # a mask: not by name
+        return ("mask", value.structure, value.complement, describe(value.parent))
+    if isinstance(value, np.ndarray):
+        digest = hashlib.blake2b(np.ascontiguousarray(value).view(np.uint8), digest_size=8)
+        return ("array", value.shape, str(value.dtype), digest.hexdigest())
+    if hasattr(value, "shape") and hasattr(value, "dtype"):
+        return (type(value).__name__, tuple(value.shape), str(value.dtype))
+    if isinstance(value, (list, tuple)):
+        return tuple(describe(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, describe(v)) for k, v in value.items()))
+    if type(value).__repr__ is object.__repr__ or callable(value) and \
+            hasattr(value, "__qualname__"):
+        # Its repr would hold an address, which differs between processes.
+        return getattr(value, "__qualname__", type(value).__qualname__)
+    return repr(value)
+
+
+def _fingerprint(value):
+    """``describe(value)``, a list or tuple of numbers read as the array it becomes: equal for
+    an argument of a public call and the value a check inside the call got from it."""
+    if isinstance(value, (list, tuple)):
+        try:
+            array = np.asarray(value)
+        except (TypeError, ValueError):  # ragged
+            array = None
+        if array is not None and array.dtype.kind in "biufc":
+            value = array
+    return repr(describe(value))
+
+
+def _shown(value):
+    """An argument in a message: a short repr, an array cut to its ends."""
+    if isinstance(value, np.ndarray):
+        with np.printoptions(threshold=6, edgeitems=3):
+            text = repr(value)
+    elif hasattr(value, "shape") and hasattr(value, "dtype") and hasattr(value, "name"):
+        text = f"{type(value).__name__} {value.name} of shape {tuple(value.shape)}, " \
+               f"{value.dtype}"
+    else:
+        text = repr(value)
+    text = " ".join(text.split())
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+# How a public call whose name is a Python hook reads in a message.
+_HOOKS = {"__lshift__": "<<", "__contains__": "in"}
+
+
+def passed(what, names, checked):
+    """What this rank passed, for ``mismatch``: the check (``what``), the public call under
+    way with each parameter as (name, fingerprint, shown), and each checked value as (name or
+    None, description, fingerprint, shown)."""
+    call = public_call()
+    title, parameters = None, []
+    if call is not None:
+        title, values = call
+        *owner, hook = title.split(".")
+        if "self" in values or "cls" in values:  # the class the user called it on
+            this = values.get("self", values.get("cls"))
+            owner = [this.__name__ if isinstance(this, type) else type(this).__name__]
+        if "<locals>" in title:  # a generated method: the check's name says more
+            title = None
+        elif hook == "__init__":
+            title = owner[0]
+            values.pop("self", None)  # half built: nothing to show
+        else:
+            title = _HOOKS.get(hook, ".".join([*owner, hook]))
+        parameters = [(name, _safely(_fingerprint, v), _safely(_shown, v))
+                      for name, v in values.items()]
+    return what, title, parameters, [
+        (name, repr(describe(v)), _safely(_fingerprint, v), _safely(_shown, v))
+        for name, v in zip(names, checked, strict=True)]
+
+
+def _safely(function, value):
+    """``function(value)``, or the value's type name if that fails: making the message must
+    not fail on one rank alone (the others would wait in the gather)."""
+    try:
+        return function(value)
+    except Exception:
+        return type(value).__name__
+
+
+def _differs(label, values, shown):
+    """``label differs: rank 0 passed A, rank r passed B``: r the first rank whose value (of
+    ``values``, one a rank) differs from rank 0's, A and B as ``shown``."""
+    other = next(r for r, v in enumerate(values) if v != values[0])
+    inside = " (the same ends; they differ inside)" if shown[0] == shown[other] else ""
+    return f"{label} differs: rank 0 passed {shown[0]}, rank {other} passed {shown[other]}" \
+        f"{inside}"
+
+
+def mismatch(seen):
+    """The message of ``Comm.check_replicated`` from every rank's ``passed`` (gathered: the same
+    text on every rank). It names the argument of the user's call whose value reached the
+    check differently on two ranks; failing that, the checked value itself."""
+    calls = [(s[1] or s[0], s[0], len(s[3])) for s in seen]
+    if any(c != calls[0] for c in calls):
+        other = next(r for r, c in enumerate(calls) if c != calls[0])
+        name = 0 if calls[0][0] != calls[other][0] else 1
+        return (f"the ranks made different calls at once (GBLAS2D_DEBUG): rank 0 called "
+                f"{calls[0][name]}, rank {other} called {calls[other][name]}")
+    what, title, parameters, checked = seen[0]
+    head = f"the ranks called {title or what} with different arguments (GBLAS2D_DEBUG): "
+    differing = [k for k, c in enumerate(checked) if any(s[3][k][1] != c[1] for s in seen)]
+    names = [p[0] for p in parameters]
+    same_parameters = all([p[0] for p in s[2]] == names for s in seen)
+    for p, name in enumerate(names if same_parameters else ()):
+        # the parameter differs between ranks, and on every rank it is a differing value
+        if any(s[2][p][1] != parameters[p][1] for s in seen) and any(
+                all(s[2][p][1] == s[3][k][2] for s in seen) for k in differing):
+            label = "the object it is called on" if name in ("self", "cls") else \
+                f"argument {name!r}"
+            return head + _differs(label, [s[2][p][1] for s in seen],
+                                   [s[2][p][2] for s in seen])
+    k = differing[0]
+    label = f"argument {checked[k][0]!r}" if checked[k][0] else \
+        f"value {k + 1} of the {len(checked)} that {what} checks"
+    text = head + _differs(label, [s[3][k][1] for s in seen], [s[3][k][3] for s in seen])
+    changed = [repr(name) for p, name in enumerate(names if same_parameters else ())
+               if any(s[2][p][1] != parameters[p][1] for s in seen)]
+    if changed:
+        text += f"; of the arguments of {title}, {', '.join(changed)} " \
+                f"{'differs' if len(changed) == 1 else 'differ'} between ranks"
+    return text
