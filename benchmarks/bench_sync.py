@@ -61,10 +61,12 @@ def main():
     parser.add_argument("--scale", type=int, default=12)
     parser.add_argument("--edge-factor", type=int, default=16)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--symmetric", action="store_true",
+                        help="the undirected graph (Graph 500's), read by rows either way")
     parser.add_argument("--json")
     args = parser.parse_args()
     grid = gb.default_grid()
-    A = generators.rmat(args.scale, args.edge_factor, seed=args.seed)
+    A = generators.rmat(args.scale, args.edge_factor, seed=args.seed, symmetric=args.symmetric)
     degrees = A.reduce_rowwise(gb.monoid.plus[gb.dtypes.INT64]).new()
     source = int(degrees.to_coo()[0][int(np.argmax(degrees.to_coo()[1]))])
     level_rows(A, source)  # warm: the degrees behind the direction are cached
@@ -78,7 +80,8 @@ def main():
     total = {part: sum(sum(r[part].values()) for r in rows) for part in
              ("product", "test", "write")}
     world = sum(c for r in rows for k, c in r["product"].items() if k.endswith("/world"))
-    print(f"grid {grid.shape[0]}x{grid.shape[1]}, R-MAT scale {args.scale}, source {source}, "
+    print(f"grid {grid.shape[0]}x{grid.shape[1]}, {'symmetric ' if args.symmetric else ''}"
+          f"R-MAT scale {args.scale}, source {source}, "
           f"{len(rows)} levels; recorded calls of rank 0, and the most of any rank")
     print(f"{'level':>5} {'frontier':>9} {'dir':>5} {'product':>8} {'(max)':>6} {'world':>6} "
           f"{'test':>5} {'write':>6}  product calls of rank 0 by op/group")
@@ -95,6 +98,7 @@ def main():
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"grid": list(grid.shape), "scale": args.scale, "source": source,
+                       "symmetric": args.symmetric,
                        "engine": os.environ.get("GBLAS2D_LABEL", "gblas2d"),
                        "levels": rows, "per_level": {k: v / len(rows) for k, v in
                                                      total.items()}}, f, indent=1)

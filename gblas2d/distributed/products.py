@@ -15,6 +15,7 @@ push when the frontier's edges are fewer than the unmasked outputs' edges), so e
 the same choice; ``direction=`` forces it and ``exchange=`` forces dense or sparse messages.
 """
 
+import itertools
 import time
 from contextlib import contextmanager
 
@@ -28,14 +29,14 @@ from ..local.piece import Piece, PieceMask
 from ..semirings import monoid
 from . import exchange as ex
 from . import redistribute as redist
-from .comm import stats
+from .comm import count, stats
 
-__all__ = ["MatMat", "MatVec", "trace"]
+__all__ = ["EdgeSums", "MatMat", "MatVec", "trace"]
 
 
 def _count_copy(op, nbytes, seconds):
     # A copy between host and GPU goes from this rank to itself: sent and received alike.
-    stats().add(op, "device", nbytes, nbytes, 1, seconds)
+    count(op, "device", nbytes, nbytes, 1, seconds)
 
 
 backends.device.record_copies(_count_copy)
@@ -48,9 +49,10 @@ def trace():
     """Collect one dict per product (mxv, vxm, mxm) run inside the block.
 
     Each dict has the operation, the chosen direction, the frontier and output nvals, the edge
-    counts behind the choice (None when ``direction=`` forced it), the formats that travelled
-    and the bytes this rank received per group. The list is this rank's; the choices in it
-    are the same on every rank.
+    counts behind the choice (None when ``direction=`` forced it) and whether they were counted
+    from the pieces (``counted``: a world step at more than one rank) rather than read from the
+    operands' degree sums, the formats that travelled and the bytes this rank received per
+    group. The list is this rank's; the choices in it are the same on every rank.
 
     Examples
     --------
@@ -64,7 +66,8 @@ def trace():
     try:
         yield events
     finally:
-        _tracers.remove(events)
+        # by identity: two lists that saw the same products are equal
+        del _tracers[next(k for k, t in enumerate(_tracers) if t is events)]
 
 
 def _emit(event):
@@ -132,23 +135,15 @@ def _mxv(A, x, semiring, out_type, mask, opts, orient, x_first):
     local_mask = None if mask is None else mask.local()
     asked, direction = orient, opts.get("direction")
     work = (None, None)
+    counted = False
     if direction is None and x.nvals == x.size and mask is None:
         # Every edge either way, known from the replicated nvals: a pull, with no step.
         direction, work = "pull", (A.nvals, A.nvals)
     elif direction is None:
-        # From the owners' pieces, before anything moves: the frontier's edges are the
-        # degrees of x's entries by x's dimension (every edge of the block for a full x),
-        # summed over the ranks.
-        if x.nvals == x.size:
-            push_work = block.nvals
-        else:
-            push_work = _degree_sum(_piece_degrees(A, _other(orient))[0],
-                                    x.piece.entries()[0])
-        if local_mask is None:
-            pull_work = block.nvals
-        else:
-            pull_work = _pull_work(_piece_degrees(A, orient), local_mask, push_work)
-        work = grid.comm.allreduce(np.array([push_work, pull_work], dtype=np.int64))
+        # (one rank keeps no sums: its count is local)
+        work = _hinted_work(A, x, mask, orient) if grid.nprocs > 1 else None
+        if work is None:
+            work, counted = _counted_work(A, x, local_mask, orient), True
         direction = "push" if work[0] < work[1] else "pull"
     if A.is_symmetric and grid.nrows == grid.ncols > 1 and \
             not semiring.binaryop.index_aware:
@@ -221,7 +216,7 @@ def _mxv(A, x, semiring, out_type, mask, opts, orient, x_first):
         after = _count_bytes()
         _emit({"op": asked, "read_as": orient, "semiring": semiring.name,
                "direction": direction,
-               "frontier_nvals": x.nvals, "forced": work[0] is None,
+               "frontier_nvals": x.nvals, "forced": work[0] is None, "counted": counted,
                "push_edges": None if work[0] is None else int(work[0]),
                "pull_edges": None if work[1] is None else int(work[1]),
                "masked": mask is not None,
@@ -235,14 +230,45 @@ def _other(orient):
     return "vxm" if orient == "mxv" else "mxv"
 
 
+class Degrees:
+    """The degree in the whole matrix of each output of this rank's piece (``_piece_degrees``):
+    ``of`` is an array over the piece, or (positions, degrees) of the outputs that have any
+    when those are few (a hypersparse matrix), so never O(size / P) for a few edges; ``total``
+    is their sum. ``serial`` names this cache on this rank, for the vectors that keep sums of
+    it (``EdgeSums``)."""
+
+    __slots__ = ("of", "total", "serial", "n")
+
+    def __init__(self, of, total, n):
+        self.of, self.total, self.n = of, total, n
+        self.serial = next(_serials)
+
+    def at(self, positions):
+        """The sum of the degrees at the piece's sorted unique ``positions``."""
+        if isinstance(self.of, np.ndarray):
+            return int(self.of[positions].sum())
+        idx, vals = self.of
+        return int(vals[locate(idx, positions)[0]].sum())
+
+    def over(self, piece):
+        """The sum of the degrees at the entries of ``piece``, a Piece of the same positions:
+        O(entries), or one pass for a bitmap."""
+        if piece.nvals == piece.size:
+            return self.total
+        if piece.is_bitmap and isinstance(self.of, np.ndarray):
+            return int(self.of.sum(where=piece.present))
+        return self.at(piece.entries()[0])
+
+
+_serials = itertools.count()
+
+
 def _piece_degrees(A, orient):
-    """Collective (once per block and orientation, then cached). The degree in the whole
-    matrix of each output of this rank's piece (rows for mxv, columns for vxm; the same for a
-    symmetric matrix, counted once), and their sum. The degrees are an array over the piece,
-    or (positions, degrees) of the outputs that have any when those are few (a hypersparse
-    matrix), so they are never O(size / P) for a few edges."""
+    """Collective (once per block and orientation, then cached). The ``Degrees`` of the
+    outputs of this rank's piece: rows for mxv, columns for vxm; the same for a symmetric
+    matrix, counted once."""
     block = A.block
-    key = "degrees_mxv" if A.is_symmetric else f"degrees_{orient}"
+    key = _degree_key(A, orient)
     if key not in block.derived:
         if orient == "mxv":
             n, axis = A.nrows, "row"
@@ -267,32 +293,128 @@ def _piece_degrees(A, orient):
         else:
             degrees = np.zeros(hi - lo, dtype=np.int64)
             degrees[idx] = vals
-        A.grid.comm.keep(block.derived, key, (degrees, int(vals.sum())))
+        A.grid.comm.keep(block.derived, key, Degrees(degrees, int(vals.sum()), n))
     return block.derived[key]
 
 
-def _degree_sum(degrees, positions):
-    """The sum of the degrees (``_piece_degrees``) at the piece's ``positions``."""
-    if isinstance(degrees, np.ndarray):
-        return int(degrees[positions].sum())
-    idx, vals = degrees
-    slots, there = locate(idx, positions)
-    return int(vals[slots].sum())
+def _degree_key(A, orient):
+    return "degrees_mxv" if A.is_symmetric else f"degrees_{orient}"
 
 
-def _pull_work(piece_degrees, allowed, push_work):
+def _counted_work(A, x, local_mask, orient):
+    """Collective: one world step. The push and pull work of a product, from the owners'
+    pieces before anything moves: the frontier's edges are the degrees of x's entries by x's
+    dimension (every edge of the block for a full x), the pull's those of the outputs the mask
+    allows, summed over the ranks. The degrees used become those that vector writes sum from
+    now on (``EdgeSums``), so that the next product on A needs no step of its own."""
+    block = A.block
+    if x.nvals == x.size:
+        push_work = block.nvals
+    else:
+        push_work = _piece_degrees(A, _other(orient)).at(x.piece.entries()[0])
+    if local_mask is None:
+        pull_work = block.nvals
+    else:
+        pull_work = _pull_work(_piece_degrees(A, orient), local_mask, push_work)
+    work = A.grid.comm.allreduce(np.array([push_work, pull_work], dtype=np.int64))
+    if A.grid.nprocs > 1:
+        _summed[:] = [d for d in (block.derived.get(f"degrees_{o}") for o in ("mxv", "vxm"))
+                      if d is not None]
+    return work
+
+
+def _pull_work(degrees, allowed, push_work):
     """This rank's share of the pull work: the degrees of the outputs of its piece that the
     mask allows.
 
     Under a complemented mask this is every degree less those of the masked-out outputs, which
     takes a pass over the mask's entries. When that pass would cost more than 8 times the push
     work, the push is cheap next to it and wins: report every edge instead of counting."""
-    degrees, total = piece_degrees
     if allowed.complement and allowed.on.nvals > 8 * push_work:
-        return total
+        return degrees.total
     rows = allowed.on.entries()[0] if allowed.complement else allowed.positions()
-    edges = _degree_sum(degrees, rows)
-    return total - edges if allowed.complement else edges
+    edges = degrees.at(rows)
+    return degrees.total - edges if allowed.complement else edges
+
+
+# The folded-work step of a product (``_counted_work``) is a world collective of its own, and
+# a masked product's write ends with another, its nvals. So that a level of a traversal makes
+# one, every vector write sums the degrees of its entries in the matrix of the last counted
+# product and adds the sums to its nvals step; the next product on that matrix reads its work
+# from its frontier's and mask's sums. These are the Degrees of that matrix (at most two
+# orientations), set at the same step on every rank; holding them keeps them alive until
+# another matrix's product replaces them (O(n / P)).
+_summed = []
+
+
+class EdgeSums:
+    """The degree sums of a vector's entries in the ``Degrees`` of ``_summed``: this rank's
+    (``local``) and the agreed totals (``total``), by the Degrees' serial."""
+
+    __slots__ = ("local", "total")
+
+    def __init__(self, local, total=None):
+        self.local, self.total = local, total
+
+    @classmethod
+    def of_write(cls, v, change):
+        """Local. This rank's sums for ``v``'s piece once the ``Write`` ``change`` is
+        installed, or None where no degrees are summed. A patch costs O(its positions),
+        given the sums before it."""
+        if not _summed:
+            return None
+        local = {}
+        before = v._edges.local if v._edges is not None else {}
+        for degrees in _summed:
+            if degrees.n != v.size:
+                continue
+            if change.piece is not None:
+                local[degrees.serial] = degrees.over(change.piece)
+                continue
+            clear, set_idx, _ = change.patch
+            was = before.get(degrees.serial)
+            if was is None:
+                was = degrees.over(v.piece)
+            # the patched positions hold exactly set_idx afterwards
+            touched = np.union1d(clear, set_idx)
+            local[degrees.serial] = was + degrees.at(set_idx) - \
+                degrees.at(touched[v.piece.present[touched]])
+        return cls(local) if local else None
+
+    def lanes(self):
+        return [self.local[k] for k in sorted(self.local)]
+
+    def agreed(self, sums):
+        """These sums, with their totals over the ranks (``sums``, in ``lanes`` order)."""
+        self.total = dict(zip(sorted(self.local), (int(s) for s in sums), strict=True))
+        return self
+
+
+def _hinted_work(A, x, mask, orient):
+    """The push and pull work of a product from its operands' ``EdgeSums`` (no
+    communication), or None where one of them has none for A's current degrees."""
+    push = A.nvals if x.nvals == x.size else _edge_total(x, A, _other(orient))
+    if push is None:
+        return None
+    if mask is None:
+        return push, A.nvals
+    if not mask.structure or len(mask.parent.shape) != 1:
+        return None
+    if mask.complement and mask.parent.nvals > 8 * push:
+        # as ``_pull_work`` rules: a pull would pass over the many masked-out outputs
+        return push, A.nvals
+    seen = _edge_total(mask.parent, A, orient)
+    if seen is None:
+        return None
+    return push, A.nvals - seen if mask.complement else seen
+
+
+def _edge_total(v, A, orient):
+    edges = getattr(v, "_edges", None)
+    degrees = A.block.derived.get(_degree_key(A, orient))
+    if edges is None or edges.total is None or degrees is None:
+        return None
+    return edges.total.get(degrees.serial)
 
 
 def _mxm(A, B, semiring, out_type, mask, opts):

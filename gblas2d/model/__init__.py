@@ -2,6 +2,6 @@
 ownership arithmetic and message rules (issue 29). ``counts`` gives the exact bytes each rank
 receives per BFS level."""
 
-from .counts import BFSCounts, bfs_counts, block_counts
+from .counts import BFSCounts, bfs_counts, block_counts, delegates
 
-__all__ = ["BFSCounts", "bfs_counts", "block_counts"]
+__all__ = ["BFSCounts", "bfs_counts", "block_counts", "delegates"]

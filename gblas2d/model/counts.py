@@ -3,24 +3,31 @@
 Ownership is arithmetic (``Layout``), and every message of a masked product is sized by the
 engine's own rules: the push/pull choice from the owners' degrees (``products._mxv``), the
 self-describing messages of the expand and the fold (``exchange.message_sizes``), the pull's
-mask (positions or packed bits), the degree fold of the first product, the world step of the
-choice. Given the BFS levels (from a run at one process), this module says for every level
-what each rank of an R x C grid would receive in its row, column and transpose groups and over
-the world, and which direction the engine would take, without MPI. Every rank's
-``gb.trace()`` of the same BFS under ``mpiexec -n P`` records the same figures
-(tests/model/test_bfs_counts.py checks them equal).
+mask (positions or packed bits), the degree fold of the first product, the world step of its
+choice (later products read the choice from the degree sums their operands' writes agreed).
+Given the BFS levels (from a run at one process), this module says for every level what each
+rank of an R x C grid would receive in its row, column and transpose groups and over the
+world, and which direction the engine would take, without MPI. Every rank's ``gb.trace()`` of
+the same BFS under ``mpiexec -n P`` records the same figures (tests/model/test_bfs_counts.py
+checks them equal).
+
+Two projections build on the counts: a heavy-vertex delegation (``bfs_counts(heavy=...)``, a
+distribution the engine does not have) and weak scaling from a smaller instance's frontiers
+(``BFSCounts.scaled``).
 
 The model follows ``algorithms.bfs_levels`` on one source: each level is
 ``q<!v, replace> = q any.pair A`` with q BOOL and v the visited set; the product's output type
 is INT64 (8-byte values in the fold).
 """
 
+import math
+
 import numpy as np
 
 from ..distributed.exchange import message_sizes
 from ..distributed.grid import Layout
 
-__all__ = ["BFSCounts", "bfs_counts", "block_counts"]
+__all__ = ["BFSCounts", "bfs_counts", "block_counts", "delegates"]
 
 GROUPS = ("row", "col", "transpose", "world")
 # The item sizes of a BFS level's vectors: the frontier (BOOL), the product (INT64), the
@@ -153,8 +160,34 @@ class BFSCounts:
                      calls=[dict(c, received=int(c["received"][r])) for c in level["calls"]],
                      edges=int(level["edges"][r])) for level in self.levels]
 
+    def scaled(self, volume):
+        """These counts for a graph ``volume`` times as large on the same grid whose levels
+        hold the same shares of its vertices and edges (Kronecker graphs nearly do): every
+        message's payload and every rank's edges times ``volume``; each message's 16-byte
+        header and the world steps' lanes as they are. This is how weak scaling is projected
+        from a smaller instance's frontiers (a projection, not a count)."""
+        R, C = self.shape
+        size = {"row": C, "col": R}
+        levels = []
+        for level in self.levels:
+            calls, got = [], {g: np.zeros_like(b) for g, b in level["bytes"].items()}
+            for call in level["calls"]:
+                received = call["received"]
+                if call["group"] in size:
+                    headers = 16 * (size[call["group"]] - 1)
+                elif call["op"] == "sendrecv":
+                    headers = np.where(received > 0, 16, 0)
+                else:
+                    headers = received
+                headers = np.minimum(headers, received)  # a bitmap travels with none
+                received = headers + (received - headers) * volume
+                got[call["group"]] = got[call["group"]] + received
+                calls.append(dict(call, received=received))
+            levels.append(dict(level, bytes=got, calls=calls, edges=level["edges"] * volume))
+        return BFSCounts(self.shape, levels)
 
-def bfs_counts(n, rows, cols, levels, shape, *, symmetric):
+
+def bfs_counts(n, rows, cols, levels, shape, *, symmetric, heavy=None):
     """The exact per-level counts of ``bfs_levels`` from one source on an R x C grid.
 
     Parameters
@@ -165,9 +198,17 @@ def bfs_counts(n, rows, cols, levels, shape, *, symmetric):
     shape : (R, C)
     symmetric : whether A is known to equal its transpose (a generated or symmetric graph),
         which on a square grid makes the engine read A by rows in both directions
+    heavy : bool array over the vertices, optional: the *delegated* ones (``delegates``), a
+        distribution the engine does not have, so these counts are a projection. A delegated
+        vertex's frontier bit is replicated (a bitmap of the delegates, OR-ed by the level's
+        write step: a call ``delegates`` that only adds bytes), and each of its edges is held
+        by the owner of the other end: expanding from it or pulling from it moves nothing,
+        and its edges are spread over every rank. The other edges are held and moved as the
+        engine does.
     """
     grid = _Grid(shape, n)
     P = grid.P
+    light = None if heavy is None else ~heavy
     entry_rank = grid.layout.entry_owner(n, n, rows, cols)
     row_deg = np.bincount(rows, minlength=n)
     col_deg = row_deg if symmetric else np.bincount(cols, minlength=n)
@@ -187,23 +228,31 @@ def bfs_counts(n, rows, cols, levels, shape, *, symmetric):
             if not symmetric:
                 _degree_fold(grid, n, cols, entry_rank, "col", got)
             degrees_folded = True
-        # the choice, from the owners' pieces (``products._mxv`` and ``_pull_work``)
-        push = np.bincount(vertex_piece[frontier], weights=row_deg[frontier], minlength=P)
-        total = np.bincount(vertex_piece, weights=col_deg, minlength=P)
-        seen = np.bincount(vertex_piece[visited], weights=col_deg[visited], minlength=P)
         seen_count = np.bincount(vertex_piece[visited], minlength=P)
-        pull = np.where(seen_count > 8 * push, total, total - seen)
-        push_work, pull_work = int(push.sum()), int(pull.sum())
+        if k == 0 or P == 1:
+            # the choice, from the owners' pieces (``products._counted_work``)
+            push = np.bincount(vertex_piece[frontier], weights=row_deg[frontier], minlength=P)
+            total = np.bincount(vertex_piece, weights=col_deg, minlength=P)
+            seen = np.bincount(vertex_piece[visited], weights=col_deg[visited], minlength=P)
+            pull = np.where(seen_count > 8 * push, total, total - seen)
+            push_work, pull_work = int(push.sum()), int(pull.sum())
+            if P > 1:
+                # counted as gb.stats() counts an allreduce: the lanes of every other rank
+                got.add("world", "allreduce", _STEP_BYTES * (P - 1))
+        else:
+            # from the degree sums that the writes of the frontier and the visited set
+            # agreed with their nvals (``products.EdgeSums``): exact, and no step
+            push_work = int(row_deg[frontier].sum())
+            pull_work = len(rows) if visited.sum() > 8 * push_work else \
+                len(rows) - int(col_deg[visited].sum())
         direction = "push" if push_work < pull_work else "pull"
-        if P > 1:
-            # counted as gb.stats() counts an allreduce: the lanes of every other rank
-            got.add("world", "allreduce", _STEP_BYTES * (P - 1))
         square = symmetric and grid.R == grid.C > 1
         orient = ("vxm" if direction == "push" else "mxv") if square else "vxm"
         in_axis, out_axis = ("row", "col") if orient == "vxm" else ("col", "row")
         ins, outs = (rows, cols) if orient == "vxm" else (cols, rows)
-        # the expand of the frontier
-        counts = np.bincount(vertex_piece[frontier], minlength=P)
+        # the expand of the frontier (its delegates' bits travel apart)
+        x = frontier if heavy is None else frontier & light
+        counts = np.bincount(vertex_piece[x], minlength=P)
         _gather(grid, in_axis, message_sizes(counts, grid.lengths, _X_ITEM), got)
         # a pull gathers the mask over its output segment
         if direction == "pull" and not grid.segment_local(out_axis):
@@ -213,14 +262,25 @@ def bfs_counts(n, rows, cols, levels, shape, *, symmetric):
                 seen_sizes = (grid.lengths + 7) // 8
             _gather(grid, out_axis, seen_sizes, got)
         # the local kernel: the block entries read, and the outputs it makes
-        hit = frontier[ins]
+        hit = x[ins]
         if direction == "push":
             edges = np.bincount(entry_rank[hit], minlength=P)
             made = hit if not grid.segment_local(out_axis) else hit & ~visited[outs]
         else:
             allowed = ~visited[outs]
-            edges = np.bincount(entry_rank[allowed], minlength=P)
+            read = allowed if heavy is None else allowed & light[ins]
+            edges = np.bincount(entry_rank[read], minlength=P)
             made = hit & allowed
+        if heavy is not None:
+            # the delegates' edges, read where their other end is owned; what they reach is
+            # in the owner's piece already, and the frontier's delegates are one bitmap
+            near = heavy[ins] & (frontier[ins] if direction == "push" else ~visited[outs])
+            edges = edges + np.bincount(vertex_piece[outs[near]], minlength=P)
+            if P > 1 and heavy.any():
+                # carried by the level's write step (the lanes that agree its nvals), so a
+                # call of no cost of its own: recursive doubling, log2 P exchanges of it
+                got.add("world", "delegates",
+                        (int(heavy.sum()) + 7) // 8 * math.ceil(math.log2(P)))
         pairs = np.unique(entry_rank[made] * n + outs[made])
         made_rank, made_out = pairs // n, pairs % n
         sent = _segment_counts(grid, out_axis, made_rank, vertex_piece[made_out])
@@ -233,6 +293,13 @@ def bfs_counts(n, rows, cols, levels, shape, *, symmetric):
         if not (levels == k + 1).any():
             break
     return BFSCounts(shape, out)
+
+
+def delegates(n, rows, P, factor=1):
+    """The vertices a heavy-vertex delegation would replicate on P ranks: those of degree at
+    least ``factor`` x P (Pearce et al.'s rule at ``factor`` 1: a delegate has an edge for
+    every rank to hold), as a bool array over the vertices."""
+    return np.bincount(rows, minlength=n) >= factor * P
 
 
 def _degree_fold(grid, n, index, entry_rank, axis, got):

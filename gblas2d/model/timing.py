@@ -229,12 +229,14 @@ def _steps(op, g, P):
     return math.ceil(math.log2(g)) if g > 1 else 0
 
 
-def predict(counts, local, network, kernels=None, one=None):
+def predict(counts, local, network, kernels=None, one=None, *, volume=1):
     """Per level (compute seconds, communication seconds), and the total, for the ``BFSCounts``
     ``counts`` with ``local`` costs over ``network``. ``kernels`` (ranks x levels seconds,
     ``measure_kernels``) replace the one-process rates where given; ``one`` are the kernels
     at 1 x 1, whose difference from the one-process products is the product's own work
-    around its kernel (the plan, the pieces it builds), charged to every rank as it is."""
+    around its kernel (the plan, the pieces it builds), charged to every rank as it is.
+    ``volume``: the counts are ``BFSCounts.scaled(volume)`` of ``local``'s graph, whose
+    pieces (the overhead's writes) are then ``volume`` times as long."""
     R, C = counts.shape
     P = R * C
     size = {"row": C, "col": R, "transpose": 2, "world": P}
@@ -244,10 +246,14 @@ def predict(counts, local, network, kernels=None, one=None):
             kernel = local.kernel_at(k, level["edges"].max())
         else:
             kernel = kernels[:, k].max() + max(local.products[k] - one[0, k], 0.0)
-        compute = local.overhead_at(P) + kernel
+        compute = local.overhead_at(P / volume) + kernel
         comm = 0.0
         for call in level["calls"]:
             g = size[call["group"]]
+            if call["op"] == "delegates":
+                # bytes riding in a write's world step, charged below
+                comm += call["received"].max() * (1 / network.beta + 1 / network.software_beta)
+                continue
             seconds = network.software + network.alpha * _steps(call["op"], g, P) + \
                 call["received"].max() * (1 / network.beta + 1 / network.software_beta)
             if call["group"] in ("row", "col"):

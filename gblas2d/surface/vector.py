@@ -12,6 +12,7 @@ import numpy as np
 
 from ..distributed import redistribute as redist
 from ..distributed.grid import collective, default_grid
+from ..distributed.products import EdgeSums
 from ..exceptions import IndexOutOfBound, InvalidValue
 from ..local.piece import Piece, PieceMask, Write, accumulated, ewise, write
 from ..semirings import binary, monoid, semiring
@@ -79,6 +80,7 @@ class Vector(Container):
         self._lo, hi = self.grid.piece(size)
         self._piece = Piece.empty(hi - self._lo, self.dtype.np_type)
         self._nvals = 0
+        self._edges = None
         self.name = name or f"v_{next(_names)}"
 
     # ---- metadata (replicated, no communication) ----
@@ -181,13 +183,18 @@ class Vector(Container):
         piece = Piece.from_entries(self._piece.size, local_idx, values, self.dtype.np_type)
         self._commit(Write(piece.nvals, piece=piece))
 
-    def _commit(self, change):
+    def _commit(self, change, *, resized=False):
         """Collective. Apply a ``Write`` once every rank has computed its own. A rank that
         failed makes that step with its flag (comm layer's drain), so every rank raises and
-        the vector is left unchanged. The step is final (``Matrix._install``)."""
-        total = self.grid.comm.step([change.nvals], final=True)[0]
+        the vector is left unchanged. The step is final (``Matrix._install``). It also
+        agrees the degree sums of the new entries (``EdgeSums``: a product's next push/pull
+        choice, read without a step of its own)."""
+        edges = None if resized else EdgeSums.of_write(self, change)
+        lanes = [change.nvals] if edges is None else [change.nvals, *edges.lanes()]
+        total = self.grid.comm.step(lanes, final=True)
         self._piece = change.install(self._piece)
-        self._nvals = int(total)
+        self._nvals = int(total[0])
+        self._edges = None if edges is None else edges.agreed(total[1:])
 
     @classmethod
     @collective
@@ -276,6 +283,7 @@ class Vector(Container):
         """Remove every entry (local; nvals becomes 0 on every rank)."""
         self._piece = Piece.empty(self._piece.size, self.dtype.np_type)
         self._nvals = 0
+        self._edges = None
 
     def diag(self, k=0, dtype=None, *, name=None):
         """The square Matrix with this Vector on its ``k``-th diagonal (python-graphblas's
@@ -617,7 +625,7 @@ class Vector(Container):
         the others move to their owners under the new size."""
         size = _shape.dimension(size, "size")
         piece = _shape.resized_piece(self, size)
-        self._commit(Write(piece.nvals, piece=piece))
+        self._commit(Write(piece.nvals, piece=piece), resized=True)
         self._size, self._lo = size, self.grid.piece(size)[0]
 
 

@@ -8,9 +8,12 @@ One dense mxv (x full, plus_times) on a random n-vertex graph moves, per rank (g
   block j arrive by allgather (``col``);
 * fold: from each of the other C - 1 ranks of grid row i, one message with its partial results
   for this rank's own piece (``row``);
-* world steps, four int64 lanes each: the push/pull decision (skipped when ``direction=``
-  forces it, or when x is full and there is no mask: every edge either way, a pull) and the
-  agreed nvals of the output, which also ends the call.
+* world steps, four int64 lanes each: the agreed nvals of the output, which also ends the
+  call, and the push/pull decision. The decision needs no step when ``direction=`` forces it,
+  when x is full and there is no mask (every edge either way, a pull), or when x's last write
+  agreed the degree sums of its entries in A (``products.EdgeSums``). The fixture's matrix
+  has its degrees summed before any test vector is written, so only the last holds here, and
+  ``test_a_masked_product_makes_exactly_the_calls_of_its_collectives`` counts both cases.
 
 A piece of length L with ``count`` entries travels as the smaller of dense (16-byte header +
 bitmap padded to 8 bytes + values padded to 8 bytes) and sparse (16-byte header + int32 indices
@@ -70,10 +73,14 @@ def graph():
     vals = rng.random(len(keys)) + 0.5
     A = gb.Matrix.from_coo(r, c, vals, nrows=N, ncols=N)
     csr = csr_array((vals, (r, c)), shape=(N, N))
+    # A masked product whose operands have no degree sums in A counts its work in a world
+    # step (both of A's degrees); the vectors written from now on sum them.
+    q = gb.Vector.from_coo([0], True, size=N)
+    gb.Vector(bool, N)(~q.S, replace=True) << q.vxm(A, semiring.any_pair)
     return A, csr
 
 
-def expected_mxv_bytes(csr, x_present, force=None, direction_forced=False):
+def expected_mxv_bytes(csr, x_present, force=None):
     """Bytes this rank receives, per group, for ``A.mxv(x)`` with x's structure ``x_present``."""
     g = grid()
     R, C = g.shape
@@ -107,10 +114,9 @@ def expected_mxv_bytes(csr, x_present, force=None, direction_forced=False):
         count = int(np.count_nonzero(rows[:, clo:chi].astype(bool).astype(np.int64)
                                      @ x_present[clo:chi].astype(np.int64)))
         out["row"] += message(count, hi - lo, force)
-    # The direction decision and the commit of the new nvals: world steps. An unmasked
-    # product of a full x pulls every edge, which the replicated nvals say: no step.
-    decided = direction_forced or x_present.all()
-    out["world"] += ((0 if decided else STEP) + STEP) * (g.nprocs - 1)
+    # The commit of the new nvals: a world step. The direction needs none: x's write agreed
+    # its degree sums in A (the fixture), and a full x pulls every edge.
+    out["world"] += STEP * (g.nprocs - 1)
     return out
 
 
@@ -161,7 +167,7 @@ def test_dense_mxv_volume_is_order_n_over_sqrt_p(graph):
     ok = grid_part <= bound
     # The permutation to grid-column positions is one piece at most; the world moves steps.
     ok = ok and got["transpose"] <= 1.1 * N * ITEM / g.nprocs + 64
-    ok = ok and got["world"] == STEP * (g.nprocs - 1)  # the commit: the direction is known
+    ok = ok and got["world"] == STEP * (g.nprocs - 1)  # the commit
     # Every group that has peers moves something; a group without peers moves nothing.
     ok = ok and (got["col"] > 0) == (R > 1) and (got["row"] > 0) == (C > 1)
     total = rec.bytes() - guard_bytes(rec)
@@ -228,8 +234,7 @@ def test_exchange_dense_forces_the_dense_size(graph, direction):
     if direction is not None:
         opts["direction"] = direction
     y, rec, events = run_mxv(A, x, **opts)
-    want = expected_mxv_bytes(csr, present, force="dense",
-                              direction_forced=direction is not None)
+    want = expected_mxv_bytes(csr, present, force="dense")
     got = measured(rec)
     # A forced dense message does not depend on what it carries: the same bytes as a full x.
     full = expected_mxv_bytes(csr, np.ones(N, dtype=bool), force="dense")
@@ -253,9 +258,10 @@ def test_exchange_sparse_forces_the_sparse_size(graph):
     np.testing.assert_allclose(y.to_dense(fill_value=0), csr @ np.ones(N))
 
 
-def expected_calls(orient, direction, forced):
+def expected_calls(orient, direction, counted):
     """The calls of one masked product on this rank, per (operation, group), from the grid
-    alone: the world steps, the expand of x, the mask's bitmap for a pull, and the fold."""
+    alone: the world steps (the direction's when ``counted``), the expand of x, the mask's
+    bitmap for a pull, and the fold."""
     g = grid()
     if g.nprocs == 1:
         return {}
@@ -272,7 +278,7 @@ def expected_calls(orient, direction, forced):
             add("allgatherv", axis)
 
     in_axis, out_axis = ("col", "row") if orient == "mxv" else ("row", "col")
-    if not forced:
+    if counted:
         add("allreduce", "world")  # the direction
     gather(in_axis)
     if direction == "pull":
@@ -287,23 +293,84 @@ def expected_calls(orient, direction, forced):
 
 @pytest.mark.parametrize("orient", ["vxm", "mxv"])
 @pytest.mark.parametrize("direction", [None, "push", "pull"])
-def test_a_masked_product_makes_exactly_the_calls_of_its_collectives(graph, orient, direction):
+@pytest.mark.parametrize("summed", [False, True])
+def test_a_masked_product_makes_exactly_the_calls_of_its_collectives(graph, orient, direction,
+                                                                     summed):
     """BFS's step ``w(~visited.S, replace=True) << q.vxm(A, any_pair)``: no call but those that
-    move the operands, the direction and the agreed nvals. At 2x2 a push makes at most 5 and
-    only 2 world steps; failures ride in the calls' own headers (``test_agreed_boundaries``)."""
-    A, _ = graph
+    move the operands, the direction and the agreed nvals; failures ride in the calls' own
+    headers (``test_agreed_boundaries``). Operands written before A's degrees were summed
+    (``summed`` False: a new matrix) make the direction a world step of its own; operands
+    written since (a traversal's frontier and visited set from its second level on) carry
+    their degree sums, and the product makes one world step, its nvals: at 2x2 at most 4
+    calls pushing, 6 pulling (5 for a symmetric matrix: ``test_a_bfs_level_...``)."""
+    coo = graph[1].tocoo()
+    A = gb.Matrix.from_coo(coo.row, coo.col, coo.data, nrows=N, ncols=N)  # no degrees yet
     visited = gb.Vector.from_coo(np.arange(0, N, 3), True, size=N)
     q = gb.Vector.from_coo(np.arange(0, N, 29), True, size=N)
-    expr = q.vxm(A, semiring.any_pair) if orient == "vxm" else A.mxv(q, semiring.any_pair)
     w = gb.Vector(bool, N)
     opts = {} if direction is None else {"direction": direction}
-    w(~visited.S, replace=True, **opts) << expr  # warm: degrees cached, blocks by column
+
+    def product():
+        return q.vxm(A, semiring.any_pair) if orient == "vxm" else A.mxv(q, semiring.any_pair)
+
+    w(~visited.S, replace=True, **opts) << product()  # warm: degrees cached, blocks by column
+    if summed:
+        q, visited = q.dup(), visited.dup()
     with gb.recording() as rec, gb.trace() as events:
-        w(~visited.S, replace=True, **opts) << expr
+        w(~visited.S, replace=True, **opts) << product()
     got = {key: v[0] for key, v in rec.totals.items()}
     chosen = events[0]["direction"]
-    want = expected_calls(orient, chosen, direction is not None)
-    ok = got == want
+    counted = direction is None and not summed
+    want = expected_calls(orient, chosen, counted)
+    # At one rank no sums are kept: the work is counted locally, with no step.
+    ok = got == want and events[0]["counted"] == (direction is None and
+                                                  (not summed or grid().nprocs == 1))
     if grid().shape == (2, 2):
-        ok = ok and sum(got.values()) <= (5 if chosen == "push" else 7)
+        world = sum(v for (_, group), v in got.items() if group == "world")
+        ok = ok and world == (2 if counted else 1)
+        # A pull of a matrix not known symmetric moves the mask to its grid column first.
+        ok = ok and (counted or sum(got.values()) <= (4 if chosen == "push" else 6))
     assert agreed(ok), (got, want, chosen)
+
+
+def test_a_bfs_level_makes_one_world_step_and_at_most_five_calls(graph):
+    """A BFS on a symmetric graph from its second level on: each masked product makes one
+    world collective, its nvals (which also carries the degree sums the next level chooses
+    its direction from), and at most 5 MPI calls in all on a square grid; the write of the
+    levels makes one.
+    The levels equal scipy's."""
+    from scipy.sparse.csgraph import breadth_first_order, shortest_path
+
+    sym = (graph[1] + graph[1].T).tocoo()
+    A = gb.Matrix.from_coo(sym.row, sym.col, True, nrows=N, ncols=N)
+    A.mark_symmetric()
+    v = gb.Vector(np.int64, N)
+    v[0] = 0
+    q = gb.Vector(bool, N)
+    q[0] = True
+    products, directions, ok = [], set(), True
+    for level in range(1, N):
+        with gb.recording() as rec, gb.trace() as events:
+            q(~v.S, replace=True) << q.vxm(A, semiring.any_pair)
+        products.append({key: row[0] for key, row in rec.totals.items()})
+        directions.add(events[0]["direction"])
+        if q.nvals == 0:
+            break
+        with gb.recording() as rec:
+            v(q.S) << level
+        ok = ok and {key: row[0] for key, row in rec.totals.items()} == \
+            ({("allreduce", "world"): 1} if grid().nprocs > 1 else {})
+    order = breadth_first_order(sym.tocsr(), 0, return_predecessors=False)
+    hops = shortest_path(sym.tocsr(), unweighted=True, indices=0)[order].astype(np.int64)
+    idx, got = v.to_coo()
+    ok = ok and np.array_equal(np.sort(idx), np.sort(order)) and \
+        np.array_equal(got[np.argsort(idx)], hops[np.argsort(order)])
+    if grid().nprocs > 1:
+        # a symmetric matrix is read by rows on a square grid, so a pull moves no mask to its
+        # grid column; on another grid it does, one call more
+        most = 5 if grid().nrows == grid().ncols else 6
+        for calls in products[1:]:
+            world = sum(c for (_, group), c in calls.items() if group == "world")
+            ok = ok and world == 1 and sum(calls.values()) <= most
+    assert agreed(ok), (products, directions)
+    assert directions == {"push", "pull"} and len(products) > 2

@@ -112,3 +112,78 @@ def test_the_command_reports_the_model_and_the_blocks_bytes(tmp_path):
     assert hyper.any() and not hyper.all()
     assert predicted.tolist() == held
     assert report["grids"]["16x16"]["block_bytes_max"] == max(held)
+
+
+def _entries_and_levels(scale, source=None):
+    """n, the entries and the BFS levels from ``source`` (the highest-degree vertex when
+    None) of kron:``scale``."""
+    A = generators.rmat(scale, 16, seed=1, symmetric=True)
+    rows, cols, _ = A.to_coo()
+    if source is None:
+        source = int(np.argmax(np.bincount(rows.astype(np.int64), minlength=A.nrows)))
+    at, level = algorithms.bfs_levels(A, source).to_coo()
+    levels = np.full(A.nrows, -1, dtype=np.int64)
+    levels[at] = level
+    return A.nrows, rows.astype(np.int64), cols.astype(np.int64), levels
+
+
+def test_a_delegation_reads_every_edge_once_and_expands_only_the_light_frontier():
+    """A heavy-vertex delegation (a projection): with no delegates it is the engine's counts;
+    with the delegates of a 4 x 4 grid (BFS from the highest-degree vertex) every level reads
+    as many edges in all as the engine (each frontier edge, or each edge into an unvisited
+    vertex, once), expands fewer bytes, and adds the delegates' bitmap to the level's step."""
+    from gblas2d.model import delegates
+
+    n, rows, cols, levels = _entries_and_levels(10)
+    shape = (4, 4)
+    plain = bfs_counts(n, rows, cols, levels, shape, symmetric=True)
+    none = bfs_counts(n, rows, cols, levels, shape, symmetric=True,
+                      heavy=np.zeros(n, dtype=bool))
+    for a, b in zip(plain.levels, none.levels, strict=True):
+        assert a["direction"] == b["direction"] and np.array_equal(a["edges"], b["edges"])
+        assert all(np.array_equal(a["bytes"][g], b["bytes"][g]) for g in a["bytes"])
+    heavy = delegates(n, rows, 16, factor=4)
+    assert 0 < heavy.sum() < n // 8
+    split = bfs_counts(n, rows, cols, levels, shape, symmetric=True, heavy=heavy)
+    bitmap = (int(heavy.sum()) + 7) // 8 * 4  # log2(16) exchanges of it
+    moved_less = False
+    for a, b in zip(plain.levels, split.levels, strict=True):
+        assert a["direction"] == b["direction"]
+        assert a["edges"].sum() == b["edges"].sum()
+        expand = "row" if a["read_as"] == "vxm" else "col"
+        assert (b["bytes"][expand] <= a["bytes"][expand]).all()
+        moved_less |= bool((b["bytes"][expand] < a["bytes"][expand]).any())
+        extra = [c for c in b["calls"] if c["op"] == "delegates"]
+        assert len(extra) == 1 and (extra[0]["received"] == bitmap).all()
+    assert moved_less
+    # the source, a delegate, has its edges spread over every rank: the first level's busiest
+    # rank reads fewer of them
+    assert split.levels[0]["edges"].max() < plain.levels[0]["edges"].max()
+
+
+def test_scaled_counts_grow_payloads_not_headers():
+    """Weak scaling's projection: every message's payload and every rank's edges times the
+    volume; a message's 16-byte header and the world steps' lanes as they were."""
+    n, rows, cols, levels = _entries_and_levels(10, 0)
+    counts = bfs_counts(n, rows, cols, levels, (2, 3), symmetric=True)
+    assert all(np.array_equal(c["received"], d["received"])
+               for a, b in zip(counts.levels, counts.scaled(1).levels, strict=True)
+               for c, d in zip(a["calls"], b["calls"], strict=True))
+    big = counts.scaled(5)
+    size = {"row": 3, "col": 2}
+    for a, b in zip(counts.levels, big.levels, strict=True):
+        assert np.array_equal(b["edges"], 5 * a["edges"])
+        for c, d in zip(a["calls"], b["calls"], strict=True):
+            if c["group"] == "world":
+                assert np.array_equal(c["received"], d["received"])
+                continue
+            headers = 16 * (size[c["group"]] - 1) if c["group"] in size else \
+                np.where(c["received"] > 0, 16, 0)
+            headers = np.minimum(headers, c["received"])
+            assert np.array_equal(d["received"], headers + 5 * (c["received"] - headers))
+        for group, got in b["bytes"].items():
+            want = np.zeros_like(a["bytes"][group])
+            for d in b["calls"]:
+                if d["group"] == group:
+                    want += d["received"]
+            assert np.array_equal(got, want)
