@@ -183,7 +183,9 @@ def layout_png(path, cells, rows, cols, title, balance):
             # dark text on the light (high) end of viridis, light text on the dark end
             axes.text(j, i, f"rank {i * C + j}\n{cells[i, j]:,}", ha="center", va="center",
                       fontsize=9, color="black" if cells[i, j] > light else "white")
-    axes.set_xticks(range(C), cols, rotation=30 if C > 3 else 0, ha="right" if C > 3 else "center")
+    # "cols a..b" on two lines, so that wide ranges of neighbouring blocks do not run together
+    axes.set_xticks(range(C), [c.replace(" ", "\n", 1) for c in cols],
+                    rotation=30 if C > 3 else 0, ha="right" if C > 3 else "center")
     axes.set_yticks(range(R), rows)
     axes.set_xlabel("column block")
     axes.set_ylabel("row block")

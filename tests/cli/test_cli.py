@@ -926,12 +926,13 @@ def trace_rows(stdout):
 def test_user_code_runs_as_a_built_in_algorithm(tmp_path, user_code, nprocs):
     """A k-core written with the public API, at one rank and under mpiexec (every rank calls
     it): its Vector written by --output, its figures and trace in --json, its products in
-    --trace, as for a built-in algorithm."""
-    out, summary = tmp_path / "cores.csv", tmp_path / "run.json"
+    --trace, its trace drawn by --plot, as for a built-in algorithm."""
+    out, summary, plot = tmp_path / "cores.csv", tmp_path / "run.json", tmp_path / "t.png"
     target = f"{user_code}:core_numbers"
     done = gblas2d("run", target, "--graph", KARATE, "--output", out, "--json", summary,
-                   "--trace", nprocs=nprocs)
+                   "--trace", "--plot", plot, nprocs=nprocs)
     assert done.returncode == 0, done.stdout + done.stderr
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     # rank 0 alone reports
     line = f"{target}: "
     assert done.stdout.count(line) == 1, done.stdout
