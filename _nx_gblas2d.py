@@ -353,7 +353,21 @@ GENERATOR_NOTES = {
         ("trivial_graph", ()), ("wheel_graph", ()))
 }
 
-FUNCTIONS = tuple(sorted({*NOTES, *GENERATOR_NOTES}))
+# The graph classes (nx.Graph(backend="gblas2d")), which take no graph: (how, what can_run
+# declines, result).
+CLASS_NOTES = {
+    f"{kind.lower()}__new__": (
+        f"An nx.{kind} whose calls of the functions gblas2d dispatches run on gblas2d: its "
+        "adjacency is converted at the first such call and kept in G.__networkx_cache__ until "
+        "a method of G changes its nodes or edges; edge values are read at each call.",
+        (f"subclasses of nx.{kind} (they keep their own class)",),
+        f"A subclass of nx.{kind}, filled by nx.{kind}.__init__ as NetworkX's own; a function "
+        "gblas2d does not run raises NotImplementedError unless nx.config.fallback_to_nx, "
+        "with which NetworkX runs it on the graph itself.")
+    for kind in ("Graph", "DiGraph")
+}
+
+FUNCTIONS = tuple(sorted({*NOTES, *GENERATOR_NOTES, *CLASS_NOTES}))
 
 # the width of a note's lines: NetworkX indents them by 6 in a docstring
 WIDTH = 88
@@ -361,8 +375,8 @@ WIDTH = 88
 
 def additional_docs(name):
     """The note NetworkX shows under "Backends" in the docstring of the function ``name``."""
-    if name in GENERATOR_NOTES:
-        how, declines, result = GENERATOR_NOTES[name]
+    if name in GENERATOR_NOTES or name in CLASS_NOTES:
+        how, declines, result = {**GENERATOR_NOTES, **CLASS_NOTES}[name]
     else:
         how, declines, result = NOTES[name]
         declines = ("multigraphs", *declines)

@@ -161,8 +161,10 @@ def _add_batch(ns, A, AT, batch, c, C=None):
         levels.append(F)
         # P<F_d> = F_d, that is P += F_d
         P(F.S) << F
-    # B<P> = 1
+    # B<P> = 1 (B = 1 + delta); D, the dependencies themselves: B - 1 at the end would lose
+    # the low bits of a small delta to the 1
     B = P.apply(ns.unary.one).new()
+    D = ns.Matrix(ns.dtypes.FP64, n, k)
     # the edges leaving the sources (level 1) count; the sources' own dependency does not
     for d in range(len(levels) - 1, 0 if C is not None else 1, -1):
         # W = B ./ F_d
@@ -176,9 +178,8 @@ def _add_batch(ns, A, AT, batch, c, C=None):
         W = A.mxm(W, ns.semiring.plus_second).new(ns.dtypes.FP64, mask=levels[d - 1].S)
         # T = W .* F_{d-1}
         T = W.ewise_mult(levels[d - 1], ns.binary.times).new()
-        # B<T> = B + T
+        # B<T> = B + T; D<T> = T (a vertex sits at one level a source: T is its delta)
         B(T.S) << B.ewise_mult(T, ns.binary.plus)
-    # delta = B - 1
-    delta = B.apply(ns.binary.minus, right=1.0).new()
-    # c += sum_t delta(:, t)
-    c(accum=ns.binary.plus) << delta.reduce_rowwise(ns.monoid.plus)
+        D(T.S) << T
+    # c += sum_t D(:, t)
+    c(accum=ns.binary.plus) << D.reduce_rowwise(ns.monoid.plus)

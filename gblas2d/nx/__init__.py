@@ -21,17 +21,22 @@ The conversion is a thin layer, as in graphblas-algorithms: the algorithms in
 functions here check NetworkX's arguments, map node keys to indices and back, and re-raise
 gblas2d errors as NetworkX's exception types.
 
-The modules: ``graph`` (the converted graph and the conversions), ``checks`` (what cannot run,
-and why), ``backend`` (``BackendInterface``, ``can_run``, ``should_run``), and the dispatched
-functions by family as NetworkX groups them: ``traversal``, ``shortest_paths``, ``paths``,
-``distance_measures``, ``components``, ``link_analysis``, ``link_prediction``, ``centrality``,
-``cluster``, ``cores``, ``structure``, ``regular``, ``cuts``, ``assortativity``, ``bipartite``,
-``generators``, ``sets``. They import NetworkX and the public gblas2d
-API only.
+A graph can also be gblas2d's from the start: ``nx.Graph(backend="gblas2d")`` (or gblas2d in
+``nx.config.backend_priority.classes``) is a ``Graph`` of ``classes``, an nx.Graph whose calls
+of the functions gblas2d dispatches run here, its conversion kept until it is mutated.
+
+The modules: ``graph`` (the converted graph and the conversions), ``classes`` (the graphs that
+are gblas2d's from the start), ``checks`` (what cannot run, and why), ``backend``
+(``BackendInterface``, ``can_run``, ``should_run``), and the dispatched functions by family as
+NetworkX groups them: ``traversal``, ``shortest_paths``, ``paths``, ``distance_measures``,
+``components``, ``link_analysis``, ``link_prediction``, ``centrality``, ``cluster``, ``cores``,
+``structure``, ``regular``, ``cuts``, ``assortativity``, ``bipartite``, ``generators``,
+``sets``. They import NetworkX and the public gblas2d API only.
 """
 
 from .backend import BackendInterface, can_run, should_run
+from .classes import DiGraph, Graph
 from .graph import Gblas2dGraph, convert_from_nx, convert_to_nx
 
-__all__ = ["BackendInterface", "Gblas2dGraph", "can_run", "convert_from_nx", "convert_to_nx",
-           "should_run"]
+__all__ = ["BackendInterface", "DiGraph", "Gblas2dGraph", "Graph", "can_run", "convert_from_nx",
+           "convert_to_nx", "should_run"]

@@ -8,6 +8,7 @@ from . import (
     assortativity,
     bipartite,
     centrality,
+    classes,
     cluster,
     components,
     cores,
@@ -24,6 +25,7 @@ from . import (
     traversal,
 )
 from .checks import reason
+from .classes import on_gblas2d_graphs
 from .graph import convert_from_nx, convert_to_nx
 
 __all__ = ["BREAK_EVEN_EDGES", "BackendInterface", "break_even_edges", "can_run",
@@ -75,141 +77,148 @@ def should_run(name, args, kwargs):
 
 class BackendInterface:
     """The ``networkx.backends`` entry point: conversions, ``can_run``/``should_run`` and one
-    attribute per function dispatched, grouped by the module that holds it."""
+    attribute per function dispatched, grouped by the module that holds it. A function that
+    takes a graph is ``on_gblas2d_graphs``: it takes the graphs of ``classes`` too, which
+    NetworkX passes unconverted."""
 
     convert_from_nx = staticmethod(convert_from_nx)
     convert_to_nx = staticmethod(convert_to_nx)
     can_run = staticmethod(can_run)
     should_run = staticmethod(should_run)
 
+    # classes.py: nx.Graph(backend="gblas2d"), nx.DiGraph(backend="gblas2d")
+    graph__new__ = staticmethod(classes.graph__new__)
+    digraph__new__ = staticmethod(classes.digraph__new__)
+
     # traversal.py
-    ancestors = staticmethod(traversal.ancestors)
-    bfs_edges = staticmethod(traversal.bfs_edges)
-    bfs_layers = staticmethod(traversal.bfs_layers)
-    bfs_predecessors = staticmethod(traversal.bfs_predecessors)
-    bfs_successors = staticmethod(traversal.bfs_successors)
-    bfs_tree = staticmethod(traversal.bfs_tree)
-    descendants = staticmethod(traversal.descendants)
-    descendants_at_distance = staticmethod(traversal.descendants_at_distance)
+    ancestors = on_gblas2d_graphs(traversal.ancestors)
+    bfs_edges = on_gblas2d_graphs(traversal.bfs_edges)
+    bfs_layers = on_gblas2d_graphs(traversal.bfs_layers)
+    bfs_predecessors = on_gblas2d_graphs(traversal.bfs_predecessors)
+    bfs_successors = on_gblas2d_graphs(traversal.bfs_successors)
+    bfs_tree = on_gblas2d_graphs(traversal.bfs_tree)
+    descendants = on_gblas2d_graphs(traversal.descendants)
+    descendants_at_distance = on_gblas2d_graphs(traversal.descendants_at_distance)
 
     # shortest_paths.py
-    all_pairs_shortest_path_length = staticmethod(shortest_paths.all_pairs_shortest_path_length)
-    has_path = staticmethod(shortest_paths.has_path)
-    shortest_path_length = staticmethod(shortest_paths.shortest_path_length)
+    all_pairs_shortest_path_length = \
+        on_gblas2d_graphs(shortest_paths.all_pairs_shortest_path_length)
+    has_path = on_gblas2d_graphs(shortest_paths.has_path)
+    shortest_path_length = on_gblas2d_graphs(shortest_paths.shortest_path_length)
     single_source_bellman_ford_path_length = \
-        staticmethod(shortest_paths.single_source_bellman_ford_path_length)
+        on_gblas2d_graphs(shortest_paths.single_source_bellman_ford_path_length)
     single_source_dijkstra_path_length = \
-        staticmethod(shortest_paths.single_source_dijkstra_path_length)
+        on_gblas2d_graphs(shortest_paths.single_source_dijkstra_path_length)
     single_source_shortest_path_length = \
-        staticmethod(shortest_paths.single_source_shortest_path_length)
+        on_gblas2d_graphs(shortest_paths.single_source_shortest_path_length)
     single_target_shortest_path_length = \
-        staticmethod(shortest_paths.single_target_shortest_path_length)
+        on_gblas2d_graphs(shortest_paths.single_target_shortest_path_length)
 
     # paths.py
-    all_pairs_shortest_path = staticmethod(paths.all_pairs_shortest_path)
-    bidirectional_shortest_path = staticmethod(paths.bidirectional_shortest_path)
-    predecessor = staticmethod(paths.predecessor)
-    single_source_shortest_path = staticmethod(paths.single_source_shortest_path)
-    single_target_shortest_path = staticmethod(paths.single_target_shortest_path)
+    all_pairs_shortest_path = on_gblas2d_graphs(paths.all_pairs_shortest_path)
+    bidirectional_shortest_path = on_gblas2d_graphs(paths.bidirectional_shortest_path)
+    predecessor = on_gblas2d_graphs(paths.predecessor)
+    single_source_shortest_path = on_gblas2d_graphs(paths.single_source_shortest_path)
+    single_target_shortest_path = on_gblas2d_graphs(paths.single_target_shortest_path)
 
     # distance_measures.py
-    average_shortest_path_length = staticmethod(distance_measures.average_shortest_path_length)
-    barycenter = staticmethod(distance_measures.barycenter)
-    center = staticmethod(distance_measures.center)
-    diameter = staticmethod(distance_measures.diameter)
-    eccentricity = staticmethod(distance_measures.eccentricity)
-    efficiency = staticmethod(distance_measures.efficiency)
-    global_efficiency = staticmethod(distance_measures.global_efficiency)
-    local_efficiency = staticmethod(distance_measures.local_efficiency)
-    periphery = staticmethod(distance_measures.periphery)
-    radius = staticmethod(distance_measures.radius)
-    wiener_index = staticmethod(distance_measures.wiener_index)
+    average_shortest_path_length = on_gblas2d_graphs(distance_measures.average_shortest_path_length)
+    barycenter = on_gblas2d_graphs(distance_measures.barycenter)
+    center = on_gblas2d_graphs(distance_measures.center)
+    diameter = on_gblas2d_graphs(distance_measures.diameter)
+    eccentricity = on_gblas2d_graphs(distance_measures.eccentricity)
+    efficiency = on_gblas2d_graphs(distance_measures.efficiency)
+    global_efficiency = on_gblas2d_graphs(distance_measures.global_efficiency)
+    local_efficiency = on_gblas2d_graphs(distance_measures.local_efficiency)
+    periphery = on_gblas2d_graphs(distance_measures.periphery)
+    radius = on_gblas2d_graphs(distance_measures.radius)
+    wiener_index = on_gblas2d_graphs(distance_measures.wiener_index)
 
     # components.py
-    connected_components = staticmethod(components.connected_components)
-    is_connected = staticmethod(components.is_connected)
-    is_semiconnected = staticmethod(components.is_semiconnected)
-    is_strongly_connected = staticmethod(components.is_strongly_connected)
-    is_weakly_connected = staticmethod(components.is_weakly_connected)
-    node_connected_component = staticmethod(components.node_connected_component)
-    number_connected_components = staticmethod(components.number_connected_components)
+    connected_components = on_gblas2d_graphs(components.connected_components)
+    is_connected = on_gblas2d_graphs(components.is_connected)
+    is_semiconnected = on_gblas2d_graphs(components.is_semiconnected)
+    is_strongly_connected = on_gblas2d_graphs(components.is_strongly_connected)
+    is_weakly_connected = on_gblas2d_graphs(components.is_weakly_connected)
+    node_connected_component = on_gblas2d_graphs(components.node_connected_component)
+    number_connected_components = on_gblas2d_graphs(components.number_connected_components)
     number_strongly_connected_components = \
-        staticmethod(components.number_strongly_connected_components)
+        on_gblas2d_graphs(components.number_strongly_connected_components)
     number_weakly_connected_components = \
-        staticmethod(components.number_weakly_connected_components)
-    strongly_connected_components = staticmethod(components.strongly_connected_components)
-    weakly_connected_components = staticmethod(components.weakly_connected_components)
+        on_gblas2d_graphs(components.number_weakly_connected_components)
+    strongly_connected_components = on_gblas2d_graphs(components.strongly_connected_components)
+    weakly_connected_components = on_gblas2d_graphs(components.weakly_connected_components)
 
     # link_analysis.py
-    hits = staticmethod(link_analysis.hits)
-    pagerank = staticmethod(link_analysis.pagerank)
+    hits = on_gblas2d_graphs(link_analysis.hits)
+    pagerank = on_gblas2d_graphs(link_analysis.pagerank)
 
     # link_prediction.py
-    adamic_adar_index = staticmethod(link_prediction.adamic_adar_index)
-    jaccard_coefficient = staticmethod(link_prediction.jaccard_coefficient)
-    preferential_attachment = staticmethod(link_prediction.preferential_attachment)
-    resource_allocation_index = staticmethod(link_prediction.resource_allocation_index)
+    adamic_adar_index = on_gblas2d_graphs(link_prediction.adamic_adar_index)
+    jaccard_coefficient = on_gblas2d_graphs(link_prediction.jaccard_coefficient)
+    preferential_attachment = on_gblas2d_graphs(link_prediction.preferential_attachment)
+    resource_allocation_index = on_gblas2d_graphs(link_prediction.resource_allocation_index)
 
     # centrality.py
-    betweenness_centrality = staticmethod(centrality.betweenness_centrality)
-    closeness_centrality = staticmethod(centrality.closeness_centrality)
-    degree_centrality = staticmethod(centrality.degree_centrality)
-    edge_betweenness_centrality = staticmethod(centrality.edge_betweenness_centrality)
-    eigenvector_centrality = staticmethod(centrality.eigenvector_centrality)
-    eigenvector_centrality_numpy = staticmethod(centrality.eigenvector_centrality_numpy)
-    harmonic_centrality = staticmethod(centrality.harmonic_centrality)
-    in_degree_centrality = staticmethod(centrality.in_degree_centrality)
-    katz_centrality = staticmethod(centrality.katz_centrality)
-    katz_centrality_numpy = staticmethod(centrality.katz_centrality_numpy)
-    out_degree_centrality = staticmethod(centrality.out_degree_centrality)
+    betweenness_centrality = on_gblas2d_graphs(centrality.betweenness_centrality)
+    closeness_centrality = on_gblas2d_graphs(centrality.closeness_centrality)
+    degree_centrality = on_gblas2d_graphs(centrality.degree_centrality)
+    edge_betweenness_centrality = on_gblas2d_graphs(centrality.edge_betweenness_centrality)
+    eigenvector_centrality = on_gblas2d_graphs(centrality.eigenvector_centrality)
+    eigenvector_centrality_numpy = on_gblas2d_graphs(centrality.eigenvector_centrality_numpy)
+    harmonic_centrality = on_gblas2d_graphs(centrality.harmonic_centrality)
+    in_degree_centrality = on_gblas2d_graphs(centrality.in_degree_centrality)
+    katz_centrality = on_gblas2d_graphs(centrality.katz_centrality)
+    katz_centrality_numpy = on_gblas2d_graphs(centrality.katz_centrality_numpy)
+    out_degree_centrality = on_gblas2d_graphs(centrality.out_degree_centrality)
 
     # cluster.py
-    average_clustering = staticmethod(cluster.average_clustering)
-    clustering = staticmethod(cluster.clustering)
-    generalized_degree = staticmethod(cluster.generalized_degree)
-    square_clustering = staticmethod(cluster.square_clustering)
-    transitivity = staticmethod(cluster.transitivity)
-    triangles = staticmethod(cluster.triangles)
+    average_clustering = on_gblas2d_graphs(cluster.average_clustering)
+    clustering = on_gblas2d_graphs(cluster.clustering)
+    generalized_degree = on_gblas2d_graphs(cluster.generalized_degree)
+    square_clustering = on_gblas2d_graphs(cluster.square_clustering)
+    transitivity = on_gblas2d_graphs(cluster.transitivity)
+    triangles = on_gblas2d_graphs(cluster.triangles)
 
     # cores.py
-    core_number = staticmethod(cores.core_number)
-    k_core = staticmethod(cores.k_core)
-    k_corona = staticmethod(cores.k_corona)
-    k_crust = staticmethod(cores.k_crust)
-    k_shell = staticmethod(cores.k_shell)
-    k_truss = staticmethod(cores.k_truss)
-    onion_layers = staticmethod(cores.onion_layers)
+    core_number = on_gblas2d_graphs(cores.core_number)
+    k_core = on_gblas2d_graphs(cores.k_core)
+    k_corona = on_gblas2d_graphs(cores.k_corona)
+    k_crust = on_gblas2d_graphs(cores.k_crust)
+    k_shell = on_gblas2d_graphs(cores.k_shell)
+    k_truss = on_gblas2d_graphs(cores.k_truss)
+    onion_layers = on_gblas2d_graphs(cores.onion_layers)
 
     # structure.py
-    is_isolate = staticmethod(structure.is_isolate)
-    isolates = staticmethod(structure.isolates)
-    number_of_isolates = staticmethod(structure.number_of_isolates)
-    number_of_selfloops = staticmethod(structure.number_of_selfloops)
-    overall_reciprocity = staticmethod(structure.overall_reciprocity)
-    reciprocity = staticmethod(structure.reciprocity)
+    is_isolate = on_gblas2d_graphs(structure.is_isolate)
+    isolates = on_gblas2d_graphs(structure.isolates)
+    number_of_isolates = on_gblas2d_graphs(structure.number_of_isolates)
+    number_of_selfloops = on_gblas2d_graphs(structure.number_of_selfloops)
+    overall_reciprocity = on_gblas2d_graphs(structure.overall_reciprocity)
+    reciprocity = on_gblas2d_graphs(structure.reciprocity)
 
     # regular.py
-    is_eulerian = staticmethod(regular.is_eulerian)
-    is_k_regular = staticmethod(regular.is_k_regular)
-    is_regular = staticmethod(regular.is_regular)
+    is_eulerian = on_gblas2d_graphs(regular.is_eulerian)
+    is_k_regular = on_gblas2d_graphs(regular.is_k_regular)
+    is_regular = on_gblas2d_graphs(regular.is_regular)
 
     # cuts.py
-    boundary_expansion = staticmethod(cuts.boundary_expansion)
-    conductance = staticmethod(cuts.conductance)
-    cut_size = staticmethod(cuts.cut_size)
-    edge_expansion = staticmethod(cuts.edge_expansion)
-    mixing_expansion = staticmethod(cuts.mixing_expansion)
-    node_expansion = staticmethod(cuts.node_expansion)
-    normalized_cut_size = staticmethod(cuts.normalized_cut_size)
-    volume = staticmethod(cuts.volume)
+    boundary_expansion = on_gblas2d_graphs(cuts.boundary_expansion)
+    conductance = on_gblas2d_graphs(cuts.conductance)
+    cut_size = on_gblas2d_graphs(cuts.cut_size)
+    edge_expansion = on_gblas2d_graphs(cuts.edge_expansion)
+    mixing_expansion = on_gblas2d_graphs(cuts.mixing_expansion)
+    node_expansion = on_gblas2d_graphs(cuts.node_expansion)
+    normalized_cut_size = on_gblas2d_graphs(cuts.normalized_cut_size)
+    volume = on_gblas2d_graphs(cuts.volume)
 
     # assortativity.py
-    average_degree_connectivity = staticmethod(assortativity.average_degree_connectivity)
-    average_neighbor_degree = staticmethod(assortativity.average_neighbor_degree)
+    average_degree_connectivity = on_gblas2d_graphs(assortativity.average_degree_connectivity)
+    average_neighbor_degree = on_gblas2d_graphs(assortativity.average_neighbor_degree)
 
     # bipartite.py
-    color = staticmethod(bipartite.color)
-    is_bipartite = staticmethod(bipartite.is_bipartite)
+    color = on_gblas2d_graphs(bipartite.color)
+    is_bipartite = on_gblas2d_graphs(bipartite.is_bipartite)
 
     # generators.py
     circular_ladder_graph = staticmethod(generators.circular_ladder_graph)
@@ -225,6 +234,6 @@ class BackendInterface:
     wheel_graph = staticmethod(generators.wheel_graph)
 
     # sets.py
-    dominating_set = staticmethod(sets.dominating_set)
-    is_dominating_set = staticmethod(sets.is_dominating_set)
-    maximal_independent_set = staticmethod(sets.maximal_independent_set)
+    dominating_set = on_gblas2d_graphs(sets.dominating_set)
+    is_dominating_set = on_gblas2d_graphs(sets.is_dominating_set)
+    maximal_independent_set = on_gblas2d_graphs(sets.maximal_independent_set)

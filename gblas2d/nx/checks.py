@@ -9,6 +9,8 @@ import numbers
 
 import networkx as nx
 
+from . import classes
+
 __all__ = ["positive_weights", "reason", "refuse"]
 
 
@@ -59,6 +61,15 @@ def generator_reason(create_using, default=nx.Graph):
             "multigraphs and other classes are not supported)"
     if create_using is None and default is not nx.Graph:
         return "default must be nx.Graph"
+    return None
+
+
+def class_reason(cls, made):
+    # NetworkX calls nx.Graph.__new__ for its subclasses too; a gblas2d graph in their place
+    # would lose the subclass (Python then skips its __init__)
+    if cls not in made:
+        return f"{cls.__name__} is a subclass of nx.{made[0].__name__}: gblas2d makes " \
+            "nx.Graph and nx.DiGraph only, and a subclass keeps its own class"
     return None
 
 
@@ -117,6 +128,8 @@ def _redefines_adjacency(G):
 def reason(name, a):
     """None, or why gblas2d cannot run ``name`` with the bound arguments ``a`` (a dict of
     every parameter, defaults applied; ``a["G"]`` a NetworkX graph or a converted one)."""
+    if name in CLASSES:
+        return class_reason(a["cls"], CLASSES[name])
     if name in GENERATORS:
         if name == "circular_ladder_graph" and not (isinstance(a["n"], numbers.Integral)
                                                     and a["n"] >= 1):
@@ -174,6 +187,9 @@ def distance_reason(name, a):
     return None
 
 
+# the classes whose construction NetworkX dispatches, by dispatch name, and gblas2d's own
+CLASSES = {"graph__new__": (nx.Graph, classes.Graph),
+           "digraph__new__": (nx.DiGraph, classes.DiGraph)}
 GENERATORS = ("circular_ladder_graph", "complete_graph", "cycle_graph", "empty_graph",
               "grid_2d_graph", "ladder_graph", "null_graph", "path_graph", "star_graph",
               "trivial_graph", "wheel_graph")

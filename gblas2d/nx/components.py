@@ -71,38 +71,56 @@ def node_connected_component(G, n):
 
 def strongly_connected_components(G):
     """Collective. nx.strongly_connected_components from
-    ``algorithms.strongly_connected_components``, sinks first as Tarjan's order (what
-    nx.condensation numbers its nodes by): each component after every one it reaches."""
+    ``algorithms.strongly_connected_components``, in an order of Tarjan's kind (what
+    nx.condensation numbers its nodes by): each component after every one it reaches. The
+    components nothing reaches (the condensation's sources) come as Tarjan's depth-first
+    search from G's nodes in order finishes them: by their first node in G's order, each right
+    after the components it reaches that no earlier one does. nx's drawing of a DiGraph
+    (write_network_text) starts from the sources in this order."""
     labels = alg.strongly_connected_components(G.matrix)
     parts = components(G, labels)
-    depth = _depth_below(G, labels)
+    K, comps = _condensation(G, labels)
+    depth = _depth_below(K, comps)
+    first = _first_source(K, comps)
     index = G.index
-    return (set(part) for part in sorted(parts, key=lambda part: depth[index[part[0]]]))
+
+    def tarjan(part):
+        label = index[part[0]]  # a component's label is its first vertex
+        return first[label], depth[label]
+
+    return (set(part) for part in sorted(parts, key=tarjan))
 
 
-def _depth_below(G, labels):
-    """Collective. The length of the longest path from each component of ``labels`` (each
-    vertex labelled by its component's smallest vertex) to a sink of the condensation, by
-    peeling the sinks::
+def _condensation(G, labels):
+    """Collective. The condensation of ``G`` by ``labels`` (each vertex labelled by its
+    component's smallest vertex) as an n x n Matrix over the labels, and the Vector of the
+    labels::
 
-        L(i, label(i)) = 1;  K = offdiag(L^T any.pair A any.pair L)    the condensation
+        L(i, label(i)) = 1;  K = offdiag(L^T any.pair A any.pair L)"""
+    n, grid = len(G), G.matrix.grid
+    rows, comp = labels.to_coo()
+    # rank r gives vertices r, r + P, ...
+    share = slice(grid.rank, None, grid.nprocs)
+    L = gb.Matrix.from_coo(rows[share], comp[share], True, gb.dtypes.BOOL, nrows=n, ncols=n,
+                           distributed=True, grid=grid)
+    any_pair = gb.semiring.any_pair[gb.dtypes.BOOL]
+    K = L.T.new().mxm(G.matrix.mxm(L, any_pair).new(), any_pair).new() \
+        .select(gb.select.offdiag).new()
+    return K, gb.Vector.from_coo(np.unique(comp), True, gb.dtypes.BOOL, size=n)
+
+
+def _depth_below(K, comps):
+    """Collective. The length of the longest path from each component of the condensation
+    ``K`` to a sink, by peeling the sinks::
+
         r = the components;  repeat until r is empty:
             s = r<!(K any.pair r)>                                      no edge into r
             depth<s> = k;  r<!s>
 
     as an array indexed by component label."""
-    n, grid = len(G), G.matrix.grid
-    rows, comp = labels.to_coo()
-    # L(i, label(i)) = 1, rank r giving vertices r, r + P, ...
-    share = slice(grid.rank, None, grid.nprocs)
-    L = gb.Matrix.from_coo(rows[share], comp[share], True, gb.dtypes.BOOL, nrows=n, ncols=n,
-                           distributed=True, grid=grid)
     any_pair = gb.semiring.any_pair[gb.dtypes.BOOL]
-    # K = offdiag(L^T any.pair A any.pair L)
-    K = L.T.new().mxm(G.matrix.mxm(L, any_pair).new(), any_pair).new() \
-        .select(gb.select.offdiag).new()
-    remaining = gb.Vector.from_coo(np.unique(comp), True, gb.dtypes.BOOL, size=n)
-    depth = np.zeros(n, np.int64)
+    remaining = comps
+    depth = np.zeros(K.nrows, np.int64)
     level = 0
     while remaining.nvals:
         # s = r<!(K any.pair r)>
@@ -112,6 +130,27 @@ def _depth_below(G, labels):
         remaining = remaining.dup(mask=above.S)
         level += 1
     return depth
+
+
+def _first_source(K, comps):
+    """Collective. For each component of the condensation ``K``, the first (smallest) label of
+    the sources that reach it, as an array indexed by component label::
+
+        o<comps without an edge into them> = their labels
+        repeat:  o = min(o, o min.first K)  until it stays"""
+    into = K.reduce_columnwise(gb.monoid.any[gb.dtypes.BOOL]).new()
+    sources = comps.dup(mask=~into.S).apply(gb.indexunary.index).new(gb.dtypes.INT64)
+    owner = sources
+    while True:
+        reached = owner.vxm(K, gb.semiring.min_first[gb.dtypes.INT64]).new()
+        updated = owner.ewise_add(reached, gb.binary.min).new()
+        if updated.isequal(owner):
+            break
+        owner = updated
+    first = np.zeros(K.nrows, np.int64)
+    at, value = owner.to_coo()
+    first[at] = value
+    return first
 
 
 def is_semiconnected(G):
@@ -124,7 +163,7 @@ def is_semiconnected(G):
         raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
     labels = alg.strongly_connected_components(G.matrix)
     count = len(np.unique(labels.to_coo()[1]))
-    return int(_depth_below(G, labels).max()) == count - 1
+    return int(_depth_below(*_condensation(G, labels)).max()) == count - 1
 
 
 def number_strongly_connected_components(G):

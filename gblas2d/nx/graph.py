@@ -107,6 +107,12 @@ class Gblas2dGraph:
                 else convert_from_nx(self.graph, edge_attrs={weight: 1}).matrix
         return self._weighted[weight]
 
+    def forget_values(self):
+        """Drop the adjacencies ``adjacency`` has read from edge attributes, so that the next
+        asks ``graph`` again: a conversion kept across calls (``classes.converted``) must see
+        values set around the graph's methods (``G[u][v]["weight"] = w``)."""
+        self._weighted.clear()
+
     def index_of(self, node, what="Source"):
         """The row of ``node``; nx.NodeNotFound ("Source ... is not in G") if it is not in the
         graph."""

@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 import networkx as nx
+import numpy as np
 import pytest
 
 B = "gblas2d"
@@ -157,6 +158,16 @@ def test_betweenness_centrality(graph, normalized, k):
                for v in want)
 
 
+@pytest.mark.parametrize("sizes", [(3, 3), (2, 4), (5, 7)])
+def test_betweenness_of_complete_bipartite_graphs_is_exact(sizes):
+    """Each dependency is summed as itself, not as (1 + delta) - 1, which lost its last bits:
+    NetworkX's exact values (what its bipartite betweenness tests compare with ==)."""
+    G = nx.complete_bipartite_graph(*sizes)
+    for normalized in (False, True):
+        assert nx.betweenness_centrality(G, normalized=normalized, backend=B) == \
+            nx.betweenness_centrality(G, normalized=normalized)
+
+
 def looped():
     """Karate with self loops on three nodes and an isolated node."""
     G = nx.karate_club_graph()
@@ -266,6 +277,30 @@ def test_strongly_connected_components(graph):
     assert nx.is_strongly_connected(nx.cycle_graph(5, create_using=nx.DiGraph), backend=B)
     with pytest.raises(nx.NetworkXPointlessConcept):
         nx.is_strongly_connected(nx.DiGraph(), backend=B)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_strongly_connected_sources_come_in_tarjans_order(seed):
+    """The components nothing reaches come in the order NetworkX's Tarjan search finishes
+    them (what its write_network_text draws from), on random DiGraphs whose node order is not
+    sorted; every component still comes after those it reaches."""
+    rng = np.random.default_rng(seed)
+    n = 40
+    G = nx.DiGraph()
+    G.add_nodes_from(rng.permutation(n).tolist())
+    G.add_edges_from(rng.integers(0, n, (60, 2)).tolist())
+    got = list(nx.strongly_connected_components(G, backend=B))
+    want = list(nx.strongly_connected_components(G))
+    assert sorted(map(sorted, got)) == sorted(map(sorted, want))
+    place = {v: k for k, part in enumerate(got) for v in part}
+    assert all(place[u] >= place[v] for u, v in G.edges)
+
+    def sources(parts):
+        C = nx.condensation(G, parts)
+        return [sorted(parts[c]) for c in C if C.in_degree[c] == 0]
+
+    assert len(sources(want)) > 3
+    assert sources(got) == sources(want)
 
 
 def same_graph(got, want):
@@ -873,6 +908,13 @@ try:
     nx.single_source_dijkstra_path_length(W, 0, backend=B)
 except NotImplementedError:
     out["refused"] = True
+# a gblas2d graph: converted at its first call, again after a mutation; weights read at the call
+C = nx.Graph(G, backend=B)
+out["classes"] = [nx.number_connected_components(C), nx.triangles(C)]
+C.add_edge("x", "y")
+C["n0"]["n1"]["weight"] = 50
+out["classes"] += [nx.number_connected_components(C), nx.triangles(C),
+                   nx.single_source_dijkstra_path_length(C, "n0")]
 # this process's own answer: a first layer of several str keys is in its set order
 mine = list(nx.bfs_layers(G, ["n0", "n33", "n16"]))
 with open(f"{sys.argv[1]}/rank{default_grid().rank}.json", "w") as f:
@@ -885,7 +927,8 @@ with open(f"{sys.argv[1]}/rank{default_grid().rank}.json", "w") as f:
 @pytest.mark.parametrize("nprocs", [2, 4])
 def test_same_result_on_every_rank_under_mpiexec(tmp_path, nprocs):
     """Each rank converts its share of the edges; every rank gets NetworkX's answer (bc with
-    k=5 and seed=None, and bfs_layers' first layer, as rank 0 has them), or the same error."""
+    k=5 and seed=None, and bfs_layers' first layer, as rank 0 has them), or the same error;
+    a gblas2d graph (nx.Graph(backend="gblas2d")) converts on every rank at the same calls."""
     import json
 
     mpiexec = shutil.which("mpiexec", path=str(Path(sys.executable).parent)) or \
@@ -923,6 +966,11 @@ def test_same_result_on_every_rank_under_mpiexec(tmp_path, nprocs):
     assert first["closeness"] == nx.closeness_centrality(D)
     assert first["ancestors"] == sorted(nx.ancestors(D, "d0"))
     assert first["reciprocity"] == nx.reciprocity(D, ["d0", "d1", "d2"])
+    C = G.copy()
+    C.add_edge("x", "y")
+    C["n0"]["n1"]["weight"] = 50
+    assert first["classes"][:4] == [1, nx.triangles(G), 2, nx.triangles(C)]
+    assert first["classes"][4] == pytest.approx(nx.single_source_dijkstra_path_length(C, "n0"))
 
 
 def test_a_graph_class_that_redefines_its_adjacency_is_declined():

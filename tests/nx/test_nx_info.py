@@ -31,22 +31,27 @@ def test_info_lists_exactly_the_dispatched_functions():
     functions = _nx_gblas2d.get_info()["functions"]
     names = dispatched()
     assert sorted(functions) == sorted(names) == list(_nx_gblas2d.FUNCTIONS)
-    assert len(names) == 107
-    # a function is a generator (no graph to convert) or takes a graph, not both
-    assert not set(_nx_gblas2d.NOTES) & set(_nx_gblas2d.GENERATOR_NOTES)
+    assert len(names) == 109
+    # a function takes a graph, or is a generator or a class's construction (no graph to
+    # convert), one of the three
+    kinds = [set(_nx_gblas2d.NOTES), set(_nx_gblas2d.GENERATOR_NOTES),
+             set(_nx_gblas2d.CLASS_NOTES)]
+    assert sum(map(len, kinds)) == len(set().union(*kinds))
+    assert set(_nx_gblas2d.CLASS_NOTES) == {"graph__new__", "digraph__new__"}
 
 
 def test_every_dispatched_function_has_a_note():
     """Non-empty, in three parts: how gblas2d computes it, what can_run declines (multigraphs
     for every function that takes a graph), and how the result compares with NetworkX's."""
     functions = _nx_gblas2d.get_info()["functions"]
-    parts = {**_nx_gblas2d.NOTES, **_nx_gblas2d.GENERATOR_NOTES}
+    takes_none = {**_nx_gblas2d.GENERATOR_NOTES, **_nx_gblas2d.CLASS_NOTES}
+    parts = {**_nx_gblas2d.NOTES, **takes_none}
     for name in dispatched():
         how, _, result = parts[name]
         assert how.strip() and result.strip(), name
         docs = functions[name]["additional_docs"]
         assert docs.strip() and "\nDeclines: " in docs, name
-        assert name in _nx_gblas2d.GENERATOR_NOTES or "\nDeclines: multigraphs" in docs, name
+        assert name in takes_none or "\nDeclines: multigraphs" in docs, name
         # no extra keyword arguments: the backend's signatures are NetworkX's
         assert "additional_parameters" not in functions[name]
 
@@ -64,7 +69,8 @@ def test_networkx_shows_the_notes():
     """The entry point NetworkX read is this module, and the docstring carries the note."""
     assert nx.utils.backends.backend_info[B]["functions"] == \
         _nx_gblas2d.get_info()["functions"]
-    for f in (nx.pagerank, nx.bfs_layers, nx.bipartite.color, nx.path_graph):
+    for f in (nx.pagerank, nx.bfs_layers, nx.bipartite.color, nx.path_graph,
+              nx.Graph.__new__):
         note = _nx_gblas2d.additional_docs(f.name)
         assert all(f"      {line}" in f.__doc__ for line in note.splitlines()), f.name
 
