@@ -3,6 +3,9 @@
     python benchmarks/bench_model.py --scale 16 --grids 1x2,2x1,2x2
     python benchmarks/bench_model.py --scale 20 --project 16,64,256,1024,4096
     python benchmarks/bench_model.py --scale 20 --grids 1x2 --project 256,4096 --unscrambled
+    python benchmarks/bench_model.py --scale 20 --grids 1x2 --project 16,4096 --delegates \
+        --weak 1,16,4096 --check-scaling 16,256
+    python benchmarks/bench_model.py --scale 20 --grids 1x2 --project 16,4096 --as-scale 26
 
 Validation: the local costs are measured at one process (the BFS's own trace: each level's
 product seconds, its fixed cost, the per-level overhead; and every virtual rank's kernel on its
@@ -16,7 +19,13 @@ Projection (``--project``): the same local costs, over HDR InfiniBand (1.5 us, 1
 link) plus the engine's software costs measured at 1x2 (per collective and per byte), for
 square-ish 2D grids and the 1D distributions (1 x P, P x 1): GTEPS (the edges of the reached
 component over the time), the share of communication, and the load imbalance of each level's
-edges (max / mean over ranks). Results go to ``benchmarks/results/model_scale<S>.json``.
+edges (max / mean over ranks). ``--delegates`` adds a heavy-vertex delegation (a distribution
+the engine does not have) on the 2D grid and on P x 1 (Sunway's 1.5D), at its best degree
+factor. ``--weak`` projects weak scaling (scale S + log2 P on P ranks) and ``--as-scale`` a
+larger graph's strong scaling, both from this graph's frontiers with every volume scaled
+(``BFSCounts.scaled``); ``--check-scaling`` measures that method's error against exact counts
+(scale S - 2 scaled by 4 against scale S). Results go to
+``benchmarks/results/model_scale<S>.json``.
 """
 
 import argparse
@@ -59,12 +68,17 @@ def levels_of(A, source):
     return levels
 
 
-def counts(A, levels, shape):
-    from gblas2d.model import bfs_counts
+def counts(A, levels, shape, delegate=None):
+    """The model's counts of the BFS on ``shape``; ``delegate``: the degree factor of a
+    heavy-vertex delegation (``model.delegates``), None for the engine's distribution."""
+    from gblas2d.model import bfs_counts, delegates
 
     rows, cols, _ = A.to_coo()
-    return bfs_counts(A.nrows, rows.astype(np.int64), cols.astype(np.int64), levels, shape,
-                      symmetric=A.is_symmetric)
+    rows, cols = rows.astype(np.int64), cols.astype(np.int64)
+    heavy = None if delegate is None else \
+        delegates(A.nrows, rows, shape[0] * shape[1], delegate)
+    return bfs_counts(A.nrows, rows, cols, levels, shape, symmetric=A.is_symmetric,
+                      heavy=heavy)
 
 
 def run_on_grid(scale, unscrambled, out):
@@ -134,29 +148,107 @@ def shapes_for(P):
     return [(r, P // r), (1, P), (P, 1)]
 
 
-def project(args, A, levels, local, measured):
-    from gblas2d.model.timing import INTERCONNECTS, Network, predict
+# The degree factors tried for a delegation (a delegate has at least factor x P edges); the
+# best one is reported.
+DELEGATE_FACTORS = (1, 4, 16)
+
+
+def traversed_edges(A, levels):
+    """The undirected edges of the source's component."""
+    rows, _, _ = A.to_coo()
+    return int(np.count_nonzero((levels >= 0)[rows]) // 2)
+
+
+def _row(P, shape, distribution, c, local, network, edges, volume=1):
+    from gblas2d.model.timing import predict
+
+    per_level, seconds = predict(c, local, network, volume=volume)
+    comm = sum(b for _, b in per_level)
+    imbalance = [float(lv["edges"].max() / max(lv["edges"].mean(), 1e-300))
+                 for lv in c.levels]
+    return {"ranks": P, "grid": f"{shape[0]}x{shape[1]}", "distribution": distribution,
+            "seconds": seconds, "gteps": edges / seconds / 1e9, "comm_share": comm / seconds,
+            "imbalance": imbalance}
+
+
+def _print(row):
+    print(f"{row['ranks']:>5} {row['grid']:>10} {row['distribution']:>16} "
+          f"{row['seconds'] * 1e3:9.2f} ms {row['gteps']:8.4f} GTEPS, comm "
+          f"{row['comm_share']:5.1%}, edges max/mean per level "
+          f"{' '.join(f'{x:.1f}' for x in row['imbalance'])}")
+
+
+def network_of(measured):
+    from gblas2d.model.timing import INTERCONNECTS, Network
 
     alpha, beta = INTERCONNECTS["hdr-infiniband"]
-    network = Network("hdr-infiniband", alpha, beta, measured["software"], measured["link"])
-    # the undirected edges of the source's component
-    reached = levels >= 0
-    rows, _, _ = A.to_coo()
-    traversed = int(np.count_nonzero(reached[rows]) // 2)
+    return Network("hdr-infiniband", alpha, beta, measured["software"], measured["link"])
+
+
+def project(args, A, levels, local, measured):
+    """Strong scaling: the 2D grid and both 1D distributions at each P, and with
+    ``--delegates`` the 2D grid and the rows' 1D distribution (Sunway's 1.5D) with heavy
+    vertices delegated, at the best of ``DELEGATE_FACTORS``. With ``--as-scale S'`` the graph
+    is S' (a larger Kronecker graph), projected from this one's frontiers as weak scaling is
+    (``BFSCounts.scaled``)."""
+    network = network_of(measured)
+    volume = 2 ** ((args.as_scale or args.scale) - args.scale)
+    edges = traversed_edges(A, levels) * volume
+
+    def row(P, shape, distribution, delegate=None):
+        c = counts(A, levels, shape, delegate)
+        return _row(P, shape, distribution, c.scaled(volume) if volume > 1 else c, local,
+                    network, edges, volume=volume)
+
     out = []
     for P in (int(p) for p in args.project.split(",")):
-        for shape in shapes_for(P):
-            c = counts(A, levels, shape)
-            per_level, seconds = predict(c, local, network)
-            comm = sum(b for _, b in per_level)
-            imbalance = [float(lv["edges"].max() / max(lv["edges"].mean(), 1e-300))
-                         for lv in c.levels]
-            out.append({"ranks": P, "grid": f"{shape[0]}x{shape[1]}", "seconds": seconds,
-                        "gteps": traversed / seconds / 1e9, "comm_share": comm / seconds,
-                        "imbalance": imbalance})
-            print(f"{P:>5} {shape[0]:>4}x{shape[1]:<5} {seconds * 1e3:9.2f} ms "
-                  f"{traversed / seconds / 1e9:8.4f} GTEPS, comm {comm / seconds:5.1%}, "
-                  f"edges max/mean per level {' '.join(f'{x:.1f}' for x in imbalance)}")
+        square, one_by_p, p_by_one = shapes_for(P)
+        for shape in (square, one_by_p, p_by_one):
+            out.append(row(P, shape, "engine"))
+            _print(out[-1])
+        if args.delegates:
+            for shape in (square, p_by_one):
+                best = max((row(P, shape, f"delegates x{f}", f) for f in DELEGATE_FACTORS),
+                           key=lambda r: r["gteps"])
+                out.append(best)
+                _print(best)
+    return out
+
+
+def weak(args, A, levels, local, measured):
+    """Weak scaling: scale S + log2(P) on P ranks (the 2D grid), projected from this graph's
+    frontiers: its counts at each grid scaled by P (``BFSCounts.scaled``)."""
+    network = network_of(measured)
+    edges = traversed_edges(A, levels)
+    out = []
+    for P in (int(p) for p in args.weak.split(",")):
+        shape = shapes_for(P)[0]
+        row = _row(P, shape, f"scale {args.scale + int(np.log2(P))}",
+                   counts(A, levels, shape).scaled(P), local, network, edges * P, volume=P)
+        out.append(row)
+        _print(row)
+    return out
+
+
+def check_scaling(args, A, levels, local, measured):
+    """How far weak scaling's projection is from exact counts: the time predicted from
+    scale S - 2's counts scaled by 4 against that from scale S's own, on each of ``--grids``
+    square grids (the same local costs and network)."""
+    from gblas2d.model.timing import predict
+
+    network = network_of(measured)
+    small_A, small_source = graph(args.scale - 2, args.unscrambled)
+    small_levels = levels_of(small_A, small_source)
+    out = []
+    for P in (int(p) for p in args.check_scaling.split(",")):
+        shape = shapes_for(P)[0]
+        _, exact = predict(counts(A, levels, shape), local, network)
+        _, scaled = predict(counts(small_A, small_levels, shape).scaled(4), local, network)
+        out.append({"ranks": P, "grid": f"{shape[0]}x{shape[1]}", "exact": exact,
+                    "scaled": scaled, "ratio": scaled / exact})
+        print(f"{P:>5} {shape[0]}x{shape[1]}: from scale {args.scale - 2} x4 "
+              f"{scaled * 1e3:.2f} ms, scale {args.scale}'s own {exact * 1e3:.2f} ms "
+              f"(x{scaled / exact:.2f})")
     return out
 
 
@@ -165,10 +257,23 @@ def main(argv=None):
     parser.add_argument("--scale", type=int, default=16)
     parser.add_argument("--grids", default="1x2,2x1,2x2")
     parser.add_argument("--project", default=None)
+    parser.add_argument("--delegates", action="store_true",
+                        help="with --project: also heavy-vertex delegation")
+    parser.add_argument("--as-scale", type=int, default=None,
+                        help="with --project: project a larger graph of this scale from "
+                             "this one's frontiers")
+    parser.add_argument("--weak", default=None,
+                        help="ranks P of a weak scaling, scale S + log2 P")
+    parser.add_argument("--check-scaling", default=None,
+                        help="ranks at which to compare weak scaling's projection, from "
+                             "scale S - 2, with scale S's own counts")
     parser.add_argument("--unscrambled", action="store_true",
                         help="undo the generator's random relabelling (R-MAT's own ids)")
     parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--output", default=None)
+    parser.add_argument("--costs", default=None,
+                        help="a results file whose 1x2 software and link costs to reuse "
+                             "instead of measuring them (--grids '')")
     args = parser.parse_args(argv)
     if args.worker:
         run_on_grid(args.scale, args.unscrambled, args.worker)
@@ -184,12 +289,22 @@ def main(argv=None):
     report = {"scale": args.scale, "source": source, "one_process": local.measured,
               "rates": list(local.rates),
               "validation": validate(args, A, source, levels, local) if args.grids else []}
-    if args.project:
+    if args.costs:
+        with open(args.costs) as f:
+            report["costs_from"] = args.costs
+            report["validation"] = [v for v in json.load(f)["validation"] if v["grid"] == "1x2"]
+    if args.project or args.weak or args.check_scaling:
         measured = next((v for v in report["validation"] if v["grid"] == "1x2"), None)
         if measured is None:
-            raise SystemExit("--project needs the 1x2 grid among --grids (its software costs)")
-        report["projection"] = project(args, A, levels, local, measured)
-    name = f"model_scale{args.scale}{'_unscrambled' if args.unscrambled else ''}.json"
+            raise SystemExit("--project, --weak and --check-scaling need the 1x2 grid among "
+                             "--grids (its software costs)")
+        for option, step in (("project", project), ("weak", weak),
+                             ("check_scaling", check_scaling)):
+            if getattr(args, option):
+                report[{"project": "projection"}.get(option, option)] = \
+                    step(args, A, levels, local, measured)
+    name = f"model_scale{args.scale}{'_unscrambled' if args.unscrambled else ''}" \
+        f"{f'_as{args.as_scale}' if args.as_scale else ''}.json"
     out = Path(args.output) if args.output else RESULTS / name
     write_json(out, report)
     print(f"wrote {out}")

@@ -38,12 +38,16 @@ def traced(tmp_path, scale, source, shape):
            sys.executable, str(HERE / "bfs_trace_script.py"), str(scale), str(source), str(out)]
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
-    return json.loads(out.read_text())["ranks"]
+    return json.loads(out.read_text())
 
 
 @pytest.mark.parametrize(("shape", "source"), [((2, 2), 0), ((2, 3), 3)])
 def test_every_rank_receives_what_the_model_says(tmp_path, shape, source):
-    ranks = traced(tmp_path, 10, source, shape)
+    """Every rank's bytes per level and group, and its calls: the product's as the model lists
+    them, and the two world steps of the level's writes (one at the last level, which finds
+    nothing to write), counted by ``gb.trace_all()``."""
+    run = traced(tmp_path, 10, source, shape)
+    ranks = run["ranks"]
     counts = model(10, source, shape)
     assert len(ranks) == shape[0] * shape[1]
     directions = set()
@@ -56,6 +60,16 @@ def test_every_rank_receives_what_the_model_says(tmp_path, shape, source):
             assert (seen["push_edges"], seen["pull_edges"]) == \
                 (want["push_edges"], want["pull_edges"]), (r, level)
             directions.add(seen["direction"])
+        # a rank whose piece sits at its grid-column position makes no sendrecv
+        calls = run["calls"][r]
+        for level, want in enumerate(predicted):
+            made = {}
+            for c in want["calls"]:
+                if c["group"] != "transpose" or c["received"] > 0:
+                    made[c["group"]] = made.get(c["group"], 0) + 1
+            made["world"] = made.get("world", 0) + (1 if level == len(predicted) - 1 else 2)
+            got = {g: n for g, n in calls[str(level)].items() if n}
+            assert got == made, (r, level, got, made)
     # the run met both directions, and ranks other than 0 moved pieces to their grid column
     assert directions == {"push", "pull"}
     assert any(e["bytes"]["transpose"] for events in ranks for e in events)
