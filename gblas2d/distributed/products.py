@@ -386,10 +386,10 @@ class EdgeSums:
 
 
 def _patched_sum(degrees, c, patch, was):
-    """The degree sum of the bitmap piece ``c``'s entries once ``patch`` (clear, set, values:
-    ``Write.install``'s order) is applied, from ``was``, the sum before (None: not known).
-    O(the patch): the cleared entries that were there come off, then the set ones that are
-    not there once cleared come on; ``c`` is cleared for the count and given back."""
+    """The degree sum of the bitmap piece ``c``'s entries once ``patch`` (sorted clear and set
+    positions, values: ``Write.install``'s order) is applied, from ``was``, the sum before
+    (None: not known). O(the patch): the cleared entries that were there come off, then the
+    set ones that are not there once cleared come on."""
     if was is None:
         was = degrees.over(c)
     clear, set_idx, _ = patch
@@ -397,14 +397,8 @@ def _patched_sum(degrees, c, patch, was):
     if len(clear) == len(set_idx) and np.array_equal(clear, set_idx):
         # the write of a masked assign (BFS's v<q> = level): only the new entries count
         return was + degrees.at(set_idx[~present[set_idx]])
-    had = present[clear]
-    gone = degrees.at(clear[had])
-    present[clear] = False
-    try:
-        new = set_idx[~present[set_idx]]
-    finally:
-        present[clear] = had
-    return was - gone + degrees.at(new)
+    gone = degrees.at(clear[present[clear]])
+    return was - gone + degrees.at(set_idx[~present[set_idx] | sorted_isin(set_idx, clear)])
 
 
 def _hinted_work(A, x, mask, orient):
