@@ -132,10 +132,10 @@ def test_plot_is_refused_before_any_work(command, tmp_path, monkeypatch):
     ("connected_components", ["--method", "label_propagation"]),
     ("sssp", ["--method", "delta_stepping"]),
 ])
-def test_every_algorithm_checks_out_on_a_generated_graph(algorithm, options):
-    done = gblas2d("run", algorithm, "--graph", "kron:9:8", *options, "--check")
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "check: OK" in done.stdout
+def test_every_algorithm_checks_out_on_a_generated_graph(command, algorithm, options):
+    code, out, err = command("run", algorithm, "--graph", "kron:9:8", *options, "--check")
+    assert code == 0, out + err
+    assert "check: OK" in out
 
 
 def test_components_of_a_mesh_at_four_ranks():
@@ -180,11 +180,11 @@ def test_info_reports_blocks_per_rank():
     (["graph500", "--scale", 5, "--roots", 0], "must be at least 1"),
     (["graph500", "--scale", 0], "no vertex with an edge"),
 ])
-def test_bad_input_is_one_line_and_exit_code_2(args, message):
-    done = gblas2d(*args)
-    assert done.returncode == 2
-    assert message in done.stderr
-    assert "Traceback" not in done.stderr
+def test_bad_input_is_one_line_and_exit_code_2(command, args, message):
+    code, _, err = command(*args)
+    assert code == 2
+    assert message in err
+    assert "Traceback" not in err
 
 
 @pytest.mark.parametrize("args", [["--graph", MANGLED], ["--graph", "kron:6", "--grid", "3x3"],
@@ -199,10 +199,11 @@ def test_bad_input_under_mpiexec_exits_2_on_every_rank(args):
     assert "usage:" not in done.stderr
 
 
-def test_write_failure_is_reported():
-    done = gblas2d("run", "bfs_levels", "--graph", "kron:6", "--output", "/nonexistent/x.tsv")
-    assert done.returncode == 2
-    assert "cannot write /nonexistent/x.tsv" in done.stderr
+def test_write_failure_is_reported(command):
+    code, _, err = command("run", "bfs_levels", "--graph", "kron:6", "--output",
+                           "/nonexistent/x.tsv")
+    assert code == 2
+    assert "cannot write /nonexistent/x.tsv" in err
 
 
 @pytest.mark.parametrize("algorithm", ["bfs_parents", "connected_components"])
@@ -220,10 +221,10 @@ def test_relabeled_run_answers_in_the_input_labels(tmp_path, algorithm):
         np.testing.assert_array_equal(read_result(plain)[1], read_result(relabeled)[1])
 
 
-def test_an_algorithm_without_an_answer_exits_1():
-    done = gblas2d("run", "pagerank", "--graph", "kron:8", "--max-iter", 2)
-    assert done.returncode == 1
-    assert "pagerank did not reach tol=0.0001 in 2 iterations" in done.stderr
+def test_an_algorithm_without_an_answer_exits_1(command):
+    code, _, err = command("run", "pagerank", "--graph", "kron:8", "--max-iter", 2)
+    assert code == 1
+    assert "pagerank did not reach tol=0.0001 in 2 iterations" in err
 
 
 @pytest.mark.parametrize("who_sees_it", ["rank 0", "the other ranks"])
@@ -426,12 +427,12 @@ def test_relabeled_matching_and_betweenness_answer_in_the_input_labels(tmp_path)
     (["label_propagation", "--relabel"], "--relabel is not supported by label_propagation"),
     (["max_weight_matching", "--method", "greedy"], "(choices: none)"),
 ])
-def test_bad_options_of_the_new_algorithms(args, message):
-    done = gblas2d("run", *args, "--graph", "kron:6")
-    assert done.returncode == 2
-    assert len(done.stderr.splitlines()) == 1
-    assert done.stderr.startswith("gblas2d: error: ")
-    assert message in done.stderr
+def test_bad_options_of_the_new_algorithms(command, args, message):
+    code, _, err = command("run", *args, "--graph", "kron:6")
+    assert code == 2
+    assert len(err.splitlines()) == 1
+    assert err.startswith("gblas2d: error: ")
+    assert message in err
 
 
 @pytest.mark.parametrize("nprocs,signum", [(1, signal.SIGINT), (4, signal.SIGINT),
