@@ -100,6 +100,9 @@ class MatVec:
         self.orient, self.x_first = orient, x_first
         self.size = A.nrows if orient == "mxv" else A.ncols
 
+    # compute's piece holds only what the mask allows: the write need not look it up again
+    masks_result = True
+
     def compute(self, mask=None, opts=None):
         """Collective. This rank's Piece of the product, under the output's ``mask`` (a
         ``Mask`` or None) and the options ``direction``, ``exchange``."""
@@ -178,7 +181,9 @@ def _mxv(A, x, semiring, out_type, mask, opts, orient, x_first):
         # The kernel plan's measure of this block's push: the pointers by x's dimension (a
         # pull needs none; one by the output's dimension is never made for the choice).
         ids, in_ptr = block.pointers("cols" if orient == "mxv" else "rows")
-        if len(x_idx) == in_len:
+        if counted and grid.nprocs == 1:
+            block_push = int(work[0])  # one rank's block is the whole matrix: counted above
+        elif len(x_idx) == in_len:
             block_push = int(in_ptr[-1])
         else:
             slots = locate(ids, x_idx)[0]
@@ -210,6 +215,12 @@ def _mxv(A, x, semiring, out_type, mask, opts, orient, x_first):
 
     idx, vals, out_formats = ex.fold_segment(grid, n_out, out_idx, out_vals, semiring.monoid,
                                              out_type.np_type, out_axis, force)
+    if local_mask is not None and allowed is None:
+        # A push over a spread output segment: the owners apply the mask to what the fold
+        # brought (O(entries)), so that every product's piece is masked (``masks_result``).
+        keep = local_mask.allows(idx)
+        if not keep.all():
+            idx, vals = idx[keep], vals[keep]
     lo, hi = grid.piece(n_out)
     out = Piece.from_entries(hi - lo, idx, vals, out_type.np_type)
     if _tracers:
@@ -317,10 +328,11 @@ def _counted_work(A, x, local_mask, orient):
         pull_work = block.nvals
     else:
         pull_work = _pull_work(_piece_degrees(A, orient), local_mask, push_work)
+    if A.grid.nprocs == 1:
+        return push_work, pull_work
     work = A.grid.comm.allreduce(np.array([push_work, pull_work], dtype=np.int64))
-    if A.grid.nprocs > 1:
-        _summed[:] = [d for d in (block.derived.get(f"degrees_{o}") for o in ("mxv", "vxm"))
-                      if d is not None]
+    _summed[:] = [d for d in (block.derived.get(f"degrees_{o}") for o in ("mxv", "vxm"))
+                  if d is not None]
     return work
 
 

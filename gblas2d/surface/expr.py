@@ -221,9 +221,11 @@ class VectorExpression(VectorAutoMethods, Infix, _Expression):
     """A lazy Vector result; ``compute(mask, opts)`` returns this rank's ``Piece``. Reading
     what a Vector has (``nvals``, ``isequal``, ``to_coo``, ...) computes it (``_automethods``)."""
 
-    def __init__(self, method, args, dtype, size, compute, grid, **kw):
+    def __init__(self, method, args, dtype, size, compute, grid, *, masks_result=False, **kw):
         super().__init__(method, args, dtype, compute, grid, **kw)
         self.size = size
+        # whether compute's piece holds only what the output's mask allows (a product's)
+        self.masks_result = masks_result
 
     @property
     def shape(self):
@@ -396,7 +398,8 @@ def mxv_expression(A, x, op, orient, x_first):
         return mxv_expression(A, x, new_op, orient, x_first)
 
     return VectorExpression(orient, (A, x, sr), product.out_type, product.size,
-                            product.compute, A.grid, rebind=rebind)
+                            product.compute, A.grid, rebind=rebind,
+                            masks_result=product.masks_result)
 
 
 def mxm_expression(A, B, op):

@@ -365,7 +365,7 @@ class Vector(Container):
         """Collective. ``C<M, replace> = accum(C, T)`` with this rank's piece ``t`` of the
         result, then the agreed nvals."""
         self._commit(write(self._piece, t, None if mask is None else mask.local(), accum,
-                           replace))
+                           replace, t_masked=result.masks_result))
 
     def _identity_expr(self):
         snapshot = self._piece.copy()

@@ -42,7 +42,8 @@ And what the plan asks of each backend:
 
 Backends:
 
-* ``numpy``: the reference, every semiring (user-defined and index-aware ops included).
+* ``numpy``: the reference, every semiring (user-defined and index-aware ops included); a
+  BFS level's small push runs as a loop numba compiles (``compiled.py``) on large blocks.
 * ``suitesparse``: SuiteSparse:GraphBLAS through python-graphblas for builtin semirings and
   types, with the engine's push/pull choice passed down as the saxpy/dot method.
 * ``array`` and ``cupy``: one module (``array.py``) written against an array module, run with

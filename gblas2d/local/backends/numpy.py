@@ -30,6 +30,7 @@ from ..keys import (
     unique_sorted,
     write_sorted,
 )
+from . import compiled
 
 __all__ = ["SCIPY_DENSE_PULL", "SMALL_PUSH", "accepts", "adopt", "ewise_block", "held_bytes",
            "scipy_operand",
@@ -190,10 +191,14 @@ def spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset,
     if _ones_once(semiring):
         # Every product is one and repeats fold to one (BFS's any_pair): the outputs are the
         # distinct positions reached, with no products made or reduced.
-        out = in_ind[expand_rows(in_ptr, slots, owners=False)[0]]
-        if allowed is not None:
-            out = out[allowed.allows(out)]
-        idx = unique_sorted(out)
+        if block.nvals >= compiled.MIN_ENTRIES and (allowed is None or allowed.on.is_bitmap) \
+                and compiled.available():
+            idx = compiled.reached(in_ptr, in_ind, slots, allowed)
+        else:
+            out = in_ind[expand_rows(in_ptr, slots, owners=False)[0]]
+            if allowed is not None:
+                out = out[allowed.allows(out)]
+            idx = unique_sorted(out)
         return idx, np.ones(len(idx), dtype=out_dtype)
     if there is not None:
         x_idx, x_vals = x_idx[there], x_vals[there]

@@ -1,0 +1,70 @@
+"""A loop compiled by numba, for the one kernel whose numpy form costs more in numpy's per-call
+overhead than in its work: the push of a pattern product whose products are all one (a BFS
+level, ``any_pair``). On a 200 x 200 mesh a level pushes from about 100 vertices along 400
+edges: numpy's ten array calls take 14 us there, this loop 5 us, SuiteSparse's whole masked
+vxm (python-graphblas, one thread) 17 us.
+
+numba comes with python-graphblas. The first call in a process loads the loop from numba's
+cache (compiling it, about 2 s, the first time after an install): about 0.2 s, which only
+thousands of levels repay, so the numpy backend calls it on blocks of ``MIN_ENTRIES`` entries
+or more. Where numba is missing (python-graphblas installed without its dependencies, as on the
+GPU machine) ``available()`` is False and numpy's form runs.
+"""
+
+import functools
+
+import numpy as np
+
+__all__ = ["MIN_ENTRIES", "available", "reached", "reached_loop"]
+
+MIN_ENTRIES = 1 << 16
+
+_NO_BITS = np.zeros(0, dtype=bool)
+
+
+def reached_loop(ptr, ind, rows, bits, use_bits, complement):
+    """The sorted distinct ``ind[p]`` over the storage rows ``rows`` (every p in ptr[r] ..
+    ptr[r + 1]), keeping, when ``use_bits``, those j with ``bits[j] != complement``. Plain
+    Python: numba compiles it (``reached``), and it reads as what it computes."""
+    total = 0
+    for r in rows:
+        total += ptr[r + 1] - ptr[r]
+    out = np.empty(total, dtype=np.int64)
+    k = 0
+    for r in rows:
+        for p in range(ptr[r], ptr[r + 1]):
+            j = ind[p]
+            if not use_bits or bits[j] != complement:
+                out[k] = j
+                k += 1
+    out = np.sort(out[:k])
+    if k < 2:
+        return out
+    m = 1
+    for i in range(1, k):
+        if out[i] != out[m - 1]:
+            out[m] = out[i]
+            m += 1
+    return out[:m]
+
+
+@functools.cache
+def _compiled():
+    try:
+        import numba
+    except ImportError:
+        return None
+    return numba.njit(cache=True, nogil=True)(reached_loop)
+
+
+def available():
+    """Whether numba can compile the loop here."""
+    return _compiled() is not None
+
+
+def reached(ptr, ind, rows, allowed):
+    """The sorted distinct outputs that a push from the storage rows ``rows`` reaches, less
+    those the mask forbids: ``allowed`` is None or a PieceMask whose piece is a bitmap."""
+    if allowed is None:
+        return _compiled()(ptr, ind, rows, _NO_BITS, False, True)
+    return _compiled()(ptr, ind, rows, allowed.on.present, True, allowed.complement)
