@@ -200,7 +200,11 @@ class PieceMask:
     """
 
     def __init__(self, piece, structure, complement):
-        if not structure:
+        if not structure and piece.is_bitmap:
+            # over whole arrays: no positions listed
+            on = piece.present & (piece.values != 0)
+            piece = Piece.from_bitmap(on, on)
+        elif not structure:
             idx, vals = piece.entries()
             nonzero = vals != 0
             if not nonzero.all():
