@@ -142,6 +142,12 @@ class Layout:
         """The grid column whose column block holds each global index; vectorized."""
         return self.owner(n, index) // self.nrows
 
+    def blocks_of_piece(self, k):
+        """(the grid row whose row blocks hold piece k of a row space, the grid column whose
+        column blocks hold piece k of a column space): a row block is C pieces, a column
+        block R (SUMMA's stage k broadcasts from these)."""
+        return k // self.ncols, k // self.nrows
+
     def segment_pieces(self, axis):
         """The pieces of this rank's row segment ("row": pieces [i*C, (i+1)*C), held along
         its grid row) or column segment ("col": pieces [j*R, (j+1)*R)), in group order."""

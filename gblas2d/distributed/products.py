@@ -570,7 +570,7 @@ def _summa(grid, A, B, semiring, out_type, mask):
 def _summa_stage(grid, A, B, semiring, out_type, local_mask, lo, hi, q):
     """Collective. Stage q of SUMMA, inner indices [lo, hi): this rank's products inside the
     mask, as sorted (keys, values). What the stage received dies with it."""
-    a_owner, b_owner = q // grid.nrows, q // grid.ncols
+    b_owner, a_owner = grid.blocks_of_piece(q)
     a_part = _column_range(A.block, lo - A.col_offset, hi - A.col_offset) \
         if grid.mycol == a_owner else None
     b_part = _row_range(B.block, lo - B.row_offset, hi - B.row_offset) \

@@ -179,6 +179,12 @@ def test_each_rank_position_and_own_blocks(shape):
         for j in range(c):
             lo, hi = g.col_block(n, j)
             assert (g.col_block_of(n, index[lo:hi]) == j).all()
+        # ... and which blocks hold each piece, as SUMMA's stages broadcast them.
+        for k in range(r * c):
+            plo, phi = g.piece(n, k)
+            i, j = g.blocks_of_piece(k)
+            assert g.row_block(n, i)[0] <= plo and phi <= g.row_block(n, i)[1]
+            assert g.col_block(n, j)[0] <= plo and phi <= g.col_block(n, j)[1]
 
 
 def most_square_brute_force(p):
