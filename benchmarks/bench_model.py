@@ -6,6 +6,8 @@
     python benchmarks/bench_model.py --scale 20 --grids 1x2 --project 16,4096 --delegates \
         --weak 1,16,4096 --check-scaling 16,256
     python benchmarks/bench_model.py --scale 20 --grids 1x2 --project 16,4096 --as-scale 26
+    python benchmarks/bench_model.py --scale 20 --grids '' --costs results/model_scale20.json \
+        --local gpu.json --interconnect nvlink-4 --project 16,256,4096
 
 Validation: the local costs are measured at one process (the BFS's own trace: each level's
 product seconds, its fixed cost, the per-level overhead; and every virtual rank's kernel on its
@@ -24,8 +26,10 @@ the engine does not have) on the 2D grid and on P x 1 (Sunway's 1.5D), at its be
 factor. ``--weak`` projects weak scaling (scale S + log2 P on P ranks) and ``--as-scale`` a
 larger graph's strong scaling, both from this graph's frontiers with every volume scaled
 (``BFSCounts.scaled``); ``--check-scaling`` measures that method's error against exact counts
-(scale S - 2 scaled by 4 against scale S). Results go to
-``benchmarks/results/model_scale<S>.json``.
+(scale S - 2 scaled by 4 against scale S). ``--local`` takes the local costs that
+``benchmarks/gpu/bench_gpu.py`` measured on a GPU (its ``model`` part, the same graph) instead
+of this machine's, and ``--interconnect nvlink-4`` a GPU pair's link. Results go to
+``benchmarks/results/model_scale<S>.json`` (``..._device.json`` with ``--local``).
 """
 
 import argparse
@@ -178,11 +182,24 @@ def _print(row):
           f"{' '.join(f'{x:.1f}' for x in row['imbalance'])}")
 
 
-def network_of(measured):
+def network_of(measured, interconnect="hdr-infiniband"):
     from gblas2d.model.timing import INTERCONNECTS, Network
 
-    alpha, beta = INTERCONNECTS["hdr-infiniband"]
-    return Network("hdr-infiniband", alpha, beta, measured["software"], measured["link"])
+    alpha, beta = INTERCONNECTS[interconnect]
+    return Network(interconnect, alpha, beta, measured["software"], measured["link"])
+
+
+def device_local(path, scale):
+    """The ``Local`` that bench_gpu.py measured on a device for this scale's graph."""
+    from gblas2d.model.timing import Local
+
+    with open(path) as f:
+        model = json.load(f).get("model")
+    if model is None or model["scale"] != scale:
+        raise SystemExit(f"{path} holds no device costs for R-MAT {scale} (bench_gpu.py "
+                         f"--only model --model-scale {scale})")
+    return Local(**{k: tuple(v) if isinstance(v, list) else v
+                    for k, v in model["local"].items()}), model
 
 
 def project(args, A, levels, local, measured):
@@ -191,7 +208,7 @@ def project(args, A, levels, local, measured):
     vertices delegated, at the best of ``DELEGATE_FACTORS``. With ``--as-scale S'`` the graph
     is S' (a larger Kronecker graph), projected from this one's frontiers as weak scaling is
     (``BFSCounts.scaled``)."""
-    network = network_of(measured)
+    network = network_of(measured, args.interconnect)
     volume = 2 ** ((args.as_scale or args.scale) - args.scale)
     edges = traversed_edges(A, levels) * volume
 
@@ -218,7 +235,7 @@ def project(args, A, levels, local, measured):
 def weak(args, A, levels, local, measured):
     """Weak scaling: scale S + log2(P) on P ranks (the 2D grid), projected from this graph's
     frontiers: its counts at each grid scaled by P (``BFSCounts.scaled``)."""
-    network = network_of(measured)
+    network = network_of(measured, args.interconnect)
     edges = traversed_edges(A, levels)
     out = []
     for P in (int(p) for p in args.weak.split(",")):
@@ -236,7 +253,7 @@ def check_scaling(args, A, levels, local, measured):
     square grids (the same local costs and network)."""
     from gblas2d.model.timing import predict
 
-    network = network_of(measured)
+    network = network_of(measured, args.interconnect)
     small_A, small_source = graph(args.scale - 2, args.unscrambled)
     small_levels = levels_of(small_A, small_source)
     out = []
@@ -269,6 +286,11 @@ def main(argv=None):
                              "scale S - 2, with scale S's own counts")
     parser.add_argument("--unscrambled", action="store_true",
                         help="undo the generator's random relabelling (R-MAT's own ids)")
+    parser.add_argument("--local", default=None,
+                        help="a gpu.json of bench_gpu.py: project with the local costs it "
+                             "measured on a device (with --costs, --grids '')")
+    parser.add_argument("--interconnect", default="hdr-infiniband",
+                        help="the link of the projections: hdr-infiniband or nvlink-4")
     parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--output", default=None)
     parser.add_argument("--costs", default=None,
@@ -282,12 +304,20 @@ def main(argv=None):
 
     A, source = graph(args.scale, args.unscrambled)
     levels = levels_of(A, source)
-    local = measure_local(A, source, counts(A, levels, (1, 1)), repeats=7)
+    if args.local:
+        if args.grids or args.unscrambled:
+            raise SystemExit("--local projects a device's costs: give --grids '' (no "
+                             "validation on this machine's CPU) and no --unscrambled")
+        local, device = device_local(args.local, args.scale)
+    else:
+        local = measure_local(A, source, counts(A, levels, (1, 1)), repeats=7)
     print(f"R-MAT {args.scale}, BFS from {source}: {int(levels.max()) + 1} levels; one "
           f"process {local.measured * 1e3:.2f} ms (product fixed cost "
           f"{local.kernel_call * 1e6:.0f} us, overhead a level {local.overhead * 1e6:.0f} us)")
     report = {"scale": args.scale, "source": source, "one_process": local.measured,
-              "rates": list(local.rates),
+              "rates": list(local.rates), "interconnect": args.interconnect,
+              "local_from": f"{args.local} ({device['backend']})" if args.local else
+              "this machine's CPU",
               "validation": validate(args, A, source, levels, local) if args.grids else []}
     if args.costs:
         with open(args.costs) as f:
@@ -304,7 +334,8 @@ def main(argv=None):
                 report[{"project": "projection"}.get(option, option)] = \
                     step(args, A, levels, local, measured)
     name = f"model_scale{args.scale}{'_unscrambled' if args.unscrambled else ''}" \
-        f"{f'_as{args.as_scale}' if args.as_scale else ''}.json"
+        f"{f'_as{args.as_scale}' if args.as_scale else ''}" \
+        f"{'_device' if args.local else ''}.json"
     out = Path(args.output) if args.output else RESULTS / name
     write_json(out, report)
     print(f"wrote {out}")

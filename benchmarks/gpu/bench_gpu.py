@@ -9,6 +9,10 @@ python-graphblas, in one process, on one graph, result for result.
 * PageRank (``pagerank``, 20 iterations) and FastSV (``connected_components``).
 * The fused BPT (``fused_bpt``, p = 0.1) at 64 and 1,024 colors, and single-color traversals
   (one per source, ``--singles`` of them, timed and scaled to 1,024: labelled so).
+* The scale model's one-process costs on the device (``model``): the BFS of
+  ``bench_model.py``'s graph (R-MAT ``--model-scale`` and its highest-degree vertex) traced on
+  ``--backend``, as ``gblas2d.model.timing.measure_local`` gives them for the CPU; ``bench_model.py
+  --local gpu.json`` projects the device to many ranks from them.
 
 Engines: gblas2d with ``--backend`` (cupy on a GPU; ``array`` rehearses the same kernels on
 the host), gblas2d with SuiteSparse kernels, and python-graphblas, both with ``--threads``
@@ -36,9 +40,10 @@ def parse_args(argv=None):
     p.add_argument("--singles", type=int, default=16)
     p.add_argument("--threads", type=int, default=16)
     p.add_argument("--repeat", type=int, default=3)
-    p.add_argument("--only", default="bfs,pagerank,fastsv,bpt",
+    p.add_argument("--model-scale", type=int, default=20)
+    p.add_argument("--only", default="bfs,pagerank,fastsv,bpt,model",
                    help="the parts to run, of bfs, pagerank, fastsv, bpt, triangles (on the "
-                        "BPT's graph)")
+                        "BPT's graph), model (the scale model's costs on the device)")
     p.add_argument("--engines", default="graphblas,device,suitesparse",
                    help="the engines, of graphblas (always run first: the reference), device "
                         "(gblas2d on --backend), suitesparse")
@@ -161,6 +166,10 @@ def main(argv=None):
             len(set(b.tolist()))
 
     rng = np.random.default_rng(1)
+    if "model" in parts:
+        # first: some 15 seconds, which the BPT's long runs at the end would not leave
+        report["model"] = model_costs(args)
+        save()
     if parts & {"bfs", "pagerank", "fastsv"}:
         start = time.perf_counter()
         A, G, degree = graphs(gb, grb, args.scale, 1)
@@ -219,6 +228,28 @@ def main(argv=None):
     save()
     plot(report, args.out / "gpu.png")
     return 0
+
+
+def model_costs(args):
+    """The scale model's ``Local`` on the device backend, for the graph and source that
+    ``bench_model.py --scale`` uses (its own functions make them)."""
+    import dataclasses
+
+    from gblas2d import backends
+    from gblas2d.model.timing import measure_local
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    import bench_model
+
+    backends.set_backend(args.backend)
+    A, source = bench_model.graph(args.model_scale)
+    levels = bench_model.levels_of(A, source)
+    local = measure_local(A, source, bench_model.counts(A, levels, (1, 1)), repeats=5)
+    print(f"model         R-MAT {args.model_scale} BFS from {source} on {args.backend}: "
+          f"{local.measured * 1e3:.2f} ms, rates "
+          f"{' '.join(f'{r:.3g}' for r in local.rates if r is not None)} edges/s", flush=True)
+    return {"scale": args.model_scale, "source": source, "backend": args.backend,
+            "local": dataclasses.asdict(local), "rates": list(local.rates)}
 
 
 def graph500(engines, roots, degree, backend_of_device):
@@ -320,6 +351,8 @@ def plot(report, path):
     names = [n for n in ("bfs", "pagerank", "fastsv", "triangles", "bpt_64", "bpt_1024")
              if n in results]
     labels = sorted({label for n in names for label in results.get(n, {})})
+    if not labels:
+        return  # nothing timed (``--only model``)
     fig, ax = plt.subplots(figsize=(9, 4.5))
     width = 0.8 / max(len(labels), 1)
     for k, label in enumerate(labels):

@@ -50,6 +50,9 @@ class Network:
 # Latency and bandwidth of one link, per direction.
 INTERCONNECTS = {
     "hdr-infiniband": (1.5e-6, 12.5e9),
+    # a GPU pair over NVLink 4 (H100: 18 links of 25 GB/s each way); the latency of a small
+    # message between two GPUs' memories
+    "nvlink-4": (2.0e-6, 450e9),
 }
 
 
