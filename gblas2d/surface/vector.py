@@ -424,6 +424,7 @@ class Vector(Container):
         """Collective. GrB_assign: self<mask>(index) = accum(self(index), value)."""
         whole = isinstance(index, slice) and index == slice(None)
         positions = None if whole else positions_of(self._size, index)
+        region = None if whole else self._local_region(positions)
         n_local = self._piece.size
         local_mask = None if mask is None else mask.local()
         if not isinstance(value, ScalarLike) and hasattr(value, "_as_expression"):
@@ -457,15 +458,14 @@ class Vector(Container):
                 plain = mask is not None and not mask.complement
                 idx = local_mask.positions() if plain else np.arange(n_local, dtype=np.int64)
             else:
-                idx = self._local_region(positions).entries()[0]
+                idx = region.entries()[0]
             vals = np.full(len(idx), 0 if value is None else value, dtype=t_type.np_type)
         if accum is not None:
             check_domain(accum, self.dtype, t_type)
         t = Piece.from_entries(n_local, idx, vals)
         t_masked = whole and not isinstance(value, Vector) and mask is not None and \
             not mask.complement
-        self._commit(self._assign_write(t, None if whole else self._local_region(positions),
-                                        local_mask, accum, replace, t_masked))
+        self._commit(self._assign_write(t, region, local_mask, accum, replace, t_masked))
 
     def _assign_write(self, t, region, m, accum, replace, t_masked):
         """The Write of ``C<M, replace>(region) = accum(C(region), T)`` for the PieceMask ``m``

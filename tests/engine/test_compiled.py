@@ -33,25 +33,30 @@ def random_storage(rng, n, density):
 
 
 @pytest.mark.parametrize("mask", ["none", "plain", "complement"])
+@pytest.mark.parametrize("stored", ["bitmap", "list"])
 @pytest.mark.parametrize("seed", range(6))
-def test_the_compiled_push_reaches_what_numpy_reaches(seed, mask):
+def test_the_compiled_push_reaches_what_numpy_reaches(seed, stored, mask):
     rng = np.random.default_rng(seed)
     n = int(rng.integers(1, 60))
     ptr, ind = random_storage(rng, n, rng.choice([0.02, 0.2, 0.7]))
     rows = np.flatnonzero(rng.random(n) < rng.random())
-    on = rng.random(n) < 0.4
-    allowed = None if mask == "none" else \
-        PieceMask(Piece.from_bitmap(on, np.ones(n, dtype=bool)), True, mask == "complement")
+    on = rng.random(n) < rng.choice([0.05, 0.4])
+    piece = Piece.from_bitmap(on, np.ones(n, dtype=bool)) if stored == "bitmap" else \
+        Piece(n, np.dtype(bool), idx=np.flatnonzero(on), vals=np.ones(on.sum(), dtype=bool))
+    allowed = None if mask == "none" else PieceMask(piece, True, mask == "complement")
+    if allowed is not None:
+        assert allowed.on.is_bitmap == (stored == "bitmap")
     expected = numpy_form(ptr, ind, rows, allowed)
     assert compiled.available()
     got = compiled.reached(ptr, ind, rows, allowed)
     np.testing.assert_array_equal(got, expected)
     assert got.dtype == np.int64
     # the loop numba compiles, run as plain Python
-    bits = on if allowed is not None else np.zeros(0, dtype=bool)
+    mode = compiled.NO_MASK if allowed is None else \
+        compiled.BITMAP if stored == "bitmap" else compiled.LIST
     np.testing.assert_array_equal(
-        compiled.reached_loop(ptr, ind, rows, bits, allowed is not None, mask == "complement"),
-        expected)
+        compiled.reached_loop(ptr, ind, rows, on, np.flatnonzero(on), mode,
+                              mask == "complement"), expected)
 
 
 @pytest.mark.parametrize("use_compiled", [True, False])

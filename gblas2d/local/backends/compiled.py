@@ -15,17 +15,23 @@ import functools
 
 import numpy as np
 
-__all__ = ["MIN_ENTRIES", "available", "reached", "reached_loop"]
+__all__ = ["BITMAP", "LIST", "MIN_ENTRIES", "NO_MASK", "available", "reached", "reached_loop"]
 
 MIN_ENTRIES = 1 << 16
 
 _NO_BITS = np.zeros(0, dtype=bool)
+_NO_LIST = np.zeros(0, dtype=np.int64)
 
 
-def reached_loop(ptr, ind, rows, bits, use_bits, complement):
+NO_MASK, BITMAP, LIST = 0, 1, 2
+
+
+def reached_loop(ptr, ind, rows, bits, listed, mode, complement):
     """The sorted distinct ``ind[p]`` over the storage rows ``rows`` (every p in ptr[r] ..
-    ptr[r + 1]), keeping, when ``use_bits``, those j with ``bits[j] != complement``. Plain
-    Python: numba compiles it (``reached``), and it reads as what it computes."""
+    ptr[r + 1]), less those the mask forbids: ``mode`` NO_MASK keeps all; BITMAP keeps j with
+    ``bits[j] != complement``; LIST keeps j whose presence in the sorted ``listed`` differs
+    from ``complement``. Plain Python: numba compiles it (``reached``), and it reads as what
+    it computes."""
     total = 0
     for r in rows:
         total += ptr[r + 1] - ptr[r]
@@ -34,17 +40,22 @@ def reached_loop(ptr, ind, rows, bits, use_bits, complement):
     for r in rows:
         for p in range(ptr[r], ptr[r + 1]):
             j = ind[p]
-            if not use_bits or bits[j] != complement:
+            if mode != BITMAP or bits[j] != complement:
                 out[k] = j
                 k += 1
     out = np.sort(out[:k])
-    if k < 2:
-        return out
-    m = 1
-    for i in range(1, k):
-        if out[i] != out[m - 1]:
-            out[m] = out[i]
-            m += 1
+    m = 0
+    at = 0  # the first of ``listed`` not below out[i] (both are sorted)
+    for i in range(k):
+        if i > 0 and out[i] == out[i - 1]:
+            continue
+        if mode == LIST:
+            while at < len(listed) and listed[at] < out[i]:
+                at += 1
+            if (at < len(listed) and listed[at] == out[i]) == complement:
+                continue
+        out[m] = out[i]
+        m += 1
     return out[:m]
 
 
@@ -64,7 +75,12 @@ def available():
 
 def reached(ptr, ind, rows, allowed):
     """The sorted distinct outputs that a push from the storage rows ``rows`` reaches, less
-    those the mask forbids: ``allowed`` is None or a PieceMask whose piece is a bitmap."""
+    those the mask forbids (``allowed``: None or a PieceMask, its piece a bitmap or a list)."""
+    loop = _compiled()
     if allowed is None:
-        return _compiled()(ptr, ind, rows, _NO_BITS, False, True)
-    return _compiled()(ptr, ind, rows, allowed.on.present, True, allowed.complement)
+        return loop(ptr, ind, rows, _NO_BITS, _NO_LIST, NO_MASK, False)
+    on = allowed.on
+    if on.is_bitmap:
+        return loop(ptr, ind, rows, on.present, _NO_LIST, BITMAP, allowed.complement)
+    return loop(ptr, ind, rows, _NO_BITS, np.asarray(on.idx, dtype=np.int64), LIST,
+                allowed.complement)
