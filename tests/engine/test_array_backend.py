@@ -204,3 +204,39 @@ def test_block_kernels_match_numpy(kernels, seed):
                     assert same(array.write_block(*args), reference.write_block(*args))
     for op, thunk in ((gb.select.valuegt, 0), (gb.select.valuene, 1)):
         assert same(array.select_values(a, op, thunk), reference.select_values(a, op, thunk))
+
+
+@pytest.mark.parametrize("kernels", ARRAY_BACKENDS, indirect=True)
+@pytest.mark.parametrize("seed", range(4))
+def test_masked_products_match_numpy(kernels, seed):
+    """C<M> = A (+).(x) B under a plain mask: where the mask's dot products read less than the
+    expansion of every product, the backend computes those dots alone (``within_mask``);
+    either way C's entries inside the mask are the numpy backend's, for every kind of
+    semiring (positional multiplies and plus_pair included), and a hypersparse A too."""
+    from gblas2d.local.block import Block, BlockMask
+
+    rng = np.random.default_rng(seed)
+    a, b = _random_block(rng, 12, 0.5), _random_block(rng, 12, 0.5)
+    sparse_a = Block.from_keys(12, 12, np.array([5, 29, 30, 140]), np.array([2, -1, 3, 1]))
+    took_dots = 0
+    for left in (a, sparse_a):
+        for density, structure in ((0.08, True), (0.15, False), (0.9, True)):
+            m = _random_block(rng, 12, density)
+            mask = BlockMask(m, structure, False)
+            for sr in (gb.semiring.plus_times, gb.semiring.min_plus, gb.semiring.any_pair,
+                       gb.semiring.plus_pair, gb.semiring.max_secondi, gb.semiring.min_firstj,
+                       gb.semiring.min_firsti, gb.semiring.max_secondj):
+                args = (left, (*b.csr, b.ncols), sr, np.dtype(np.int64), np.dtype(np.int64))
+                kw = dict(a_row_offset=3, inner_offset=7)
+                got = array.spgemm(*args, **kw, mask=mask)
+                want = reference.spgemm(*args, **kw)
+                keep = mask.allows(want.keys())
+                mine = got.keys() if got.within_mask else got.keys()[mask.allows(got.keys())]
+                theirs_vals = want.values[keep]
+                mine_vals = got.values if got.within_mask else \
+                    got.values[mask.allows(got.keys())]
+                np.testing.assert_array_equal(mine, want.keys()[keep], err_msg=sr.name)
+                np.testing.assert_array_equal(mine_vals.astype(np.int64),
+                                              theirs_vals.astype(np.int64), err_msg=sr.name)
+                took_dots += got.within_mask
+    assert took_dots >= 12  # the sparse masks over the dense A took the dot products
