@@ -2,8 +2,9 @@
 files.
 
 The input object must be the same on every rank (each keeps its own part, no communication);
-outputs are built on every rank from a gather. The file readers and writers (Matrix Market,
-edge lists) live in ``graphio.py``, the LDBC Graphalytics reader in ``graphalytics.py``, the
+outputs are built on every rank from a gather. Matrix Market files and the helpers of every
+text reader and writer live in ``graphio.py``, the parallel edge list reader in
+``edgelist.py``, the LDBC Graphalytics reader in ``graphalytics.py``, the
 binary ``save``/``load`` format in ``binformat.py``, the graph generators (``gb.generators``)
 in ``generators.py``.
 
@@ -17,8 +18,9 @@ from ..distributed.grid import collective
 from ..surface.matrix import Matrix
 from ..surface.vector import Vector
 from .binformat import load, save
+from .edgelist import read_edgelist
 from .graphalytics import read_graphalytics
-from .graphio import mmread, mmwrite, read_edgelist
+from .graphio import mmread, mmwrite
 
 __all__ = ["from_graphblas", "from_networkx", "from_scipy_sparse", "load", "mmread", "mmwrite",
            "read_edgelist", "read_graphalytics", "save", "to_graphblas", "to_networkx",

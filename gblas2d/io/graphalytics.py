@@ -6,7 +6,7 @@ contiguous. The edge file lists ``src dst`` or ``src dst weight`` per line; an u
 lists each edge once. The properties file (Java properties) says whether the graph is directed
 (``graph.NAME.directed = true``). Vertex i of the Matrix is the i-th id in ascending order.
 
-As the other text readers (graphio.py), rank 0 reads and checks the files and sends every rank
+As Matrix Market files (graphio.py), rank 0 reads and checks the files and sends every rank
 its entries; failures are raised on every rank with the same class and message.
 """
 
@@ -22,7 +22,8 @@ from ..exceptions import InvalidValue
 from ..semirings.dtypes import lookup_dtype
 from ..surface.matrix import Matrix
 from ..surface.vector import Vector
-from .graphio import both_ways, data_lines, edge_table, excerpt, line_of, on_root, read_bytes
+from .edgelist import both_ways, data_lines, edge_table, line_of
+from .graphio import excerpt, on_root, read_bytes
 
 __all__ = ["graphalytics_files", "read_graphalytics"]
 

@@ -1,7 +1,8 @@
-"""Graph and matrix files: Matrix Market and edge lists (the binary format is in binformat.py,
-LDBC Graphalytics ``.v``/``.e`` pairs in graphalytics.py).
+"""Matrix Market files, and what every text reader and writer shares (edge lists are in
+edgelist.py, the binary format in binformat.py, LDBC Graphalytics ``.v``/``.e`` pairs in
+graphalytics.py).
 
-Every function here is collective. The text formats are read by rank 0 alone, which checks the
+Every function here is collective. A Matrix Market file is read by rank 0 alone, which checks the
 file and sends every rank its entries (``Matrix.from_coo(..., distributed=True)``), so no other
 rank ever holds the whole matrix. Writers gather the entries to rank 0, which writes a temporary
 file beside the target and renames it into place, so nobody sees half a file. The binary format
@@ -17,26 +18,24 @@ class with the same message, and the message starts with the file's path.
 import contextlib
 import gzip
 import io
-import itertools
 import os
 import re
 import socket
 import uuid
-import warnings
 import zlib
 
 import numpy as np
 
 from ..distributed import redistribute as redist
 from ..distributed.grid import collective, default_grid
-from ..exceptions import IndexOutOfBound, InvalidValue, NotImplementedException
+from ..exceptions import InvalidValue, NotImplementedException
 from ..semirings import binary
 from ..semirings.dtypes import lookup_dtype
 from ..surface.expr import as_op
 from ..surface.matrix import Matrix
 from ..surface.vector import Vector
 
-__all__ = ["mmread", "mmwrite", "read_edgelist"]
+__all__ = ["mmread", "mmwrite"]
 
 # ---------------------------------------------------------------- shared helpers
 
@@ -508,7 +507,7 @@ def mmread(path, engine="auto", *, dup_op=None, name=None, dtype=None, grid=None
         raise InvalidValue(f"{path}: duplicate entries (Duplicate indices found: a Matrix "
                            "Market file lists each entry once, and one triangle only when "
                            "symmetric; give dup_op to combine them)") from exc
-    if _mirrored_alike(symmetry == "symmetric", dup_op):
+    if mirrored_alike(symmetry == "symmetric", dup_op):
         A.mark_symmetric()
     return A
 
@@ -645,234 +644,7 @@ def mmwrite(path, A, engine="auto", *, symmetry="general", comment=""):
     on_root(A.grid, lambda: _write_mm(path, A, rows, cols, values, symmetry, str(comment)))
 
 
-# ---------------------------------------------------------------- edge lists
-
-
-def data_lines(text, comments):
-    """(line number, line, fields) of each line that holds data once comments are cut off."""
-    cut = re.compile(f"[{re.escape(comments)}].*") if comments else None
-    pos, number = 0, 0
-    while pos <= len(text):
-        end = text.find("\n", pos)
-        end = len(text) if end < 0 else end
-        number += 1
-        line = text[pos:end].rstrip("\r")
-        pos = end + 1
-        fields = (cut.sub("", line, count=1) if cut else line).split()
-        if fields:
-            yield number, line, fields
-
-
-def line_of(text, comments, k):
-    """(line number, line) of data line k (0-based)."""
-    return next(itertools.islice(data_lines(text, comments), k, None))[:2]
-
-
-def _edgelist_problem(path, text, comments, ncol, exc):
-    """The error for the first line numpy could not read (found by rereading in Python)."""
-    for number, line, fields in data_lines(text, comments):
-        where = f"{path}: line {number}"
-        if len(fields) != ncol:
-            return InvalidValue(f"{where}: {len(fields)} columns where the first edge line has "
-                                f"{ncol}: '{excerpt(line)}'")
-        for k, field in enumerate(fields):
-            try:
-                value = int(field) if k < 2 else float(field)
-            except ValueError:
-                what = "vertex id" if k < 2 else f"column {k + 1}"
-                kind = "an integer" if k < 2 else "a number"
-                return InvalidValue(f"{where}: {what} '{excerpt(field)}' is not {kind}")
-            if k < 2 and not -2**63 <= value < 2**63:
-                return InvalidValue(f"{where}: vertex id {field} does not fit in int64")
-    return InvalidValue(f"{path}: {exc}")
-
-
-def edge_table(path, weighted, comments):
-    """Rank 0's parsing of an edge list: (text, src, dst, weights), the weights the third
-    column (float64) when ``weighted`` or, for None, when there is one; else None."""
-    data = read_bytes(path)
-    text = data.decode("latin-1")
-    first = next(data_lines(text, comments), None)
-    ncol = len(first[2]) if first else 2
-    if first and ncol < 2:
-        raise InvalidValue(f"{path}: line {first[0]}: an edge needs two vertex ids, got "
-                           f"'{excerpt(first[1])}'")
-    if first and weighted and ncol < 3:
-        raise InvalidValue(f"{path}: line {first[0]}: weighted=True needs a third column (the "
-                           f"weight), got '{excerpt(first[1])}'")
-    columns = [("src", np.int64), ("dst", np.int64)] + [(f"c{k}", np.float64)
-                                                        for k in range(2, ncol)]
-    # numpy parses one comment character in C but several in Python, line by line (ten times
-    # slower): make every comment character the first one.
-    marks = [c for c in comments if ord(c) < 256]
-    if marks:
-        data = data.translate(bytes.maketrans("".join(marks).encode("latin-1"),
-                                              marks[0].encode("latin-1") * len(marks)))
-    try:
-        with warnings.catch_warnings():
-            # numpy warns about an empty file; no edges is a valid (empty) graph
-            warnings.simplefilter("ignore", UserWarning)
-            table = np.loadtxt(io.BytesIO(data), dtype=columns, comments=marks[:1] or None,
-                               ndmin=1, encoding="latin-1")
-    except ValueError as exc:
-        raise _edgelist_problem(path, text, comments, ncol, exc) from exc
-    use_weights = ncol >= 3 if weighted is None else weighted
-    return text, table["src"], table["dst"], table["c2"] if use_weights else None
-
-
-# ``relabel="auto"`` numbers the vertices 0..n-1 when the largest id + 1 is more than this many
-# times the number of distinct ids: a graph whose ids are labels (hashes, sparse crawl ids).
-SPARSE_IDS = 4
-
-
-def _edgelist_entries(path, base, weighted, nrows, dtype, comments, relabel):
-    """Rank 0's reading: (src, dst, values, n, ids), ids the sorted original ids of vertices
-    0..n-1 when they were relabeled, else None."""
-    text, src, dst, weights = edge_table(path, weighted, comments)
-    smaller = np.minimum(src, dst)
-    # A negative id is wrong under any base, so it is blamed first: base="auto" would pick 1
-    # for it and blame an earlier line's 0 instead.
-    negative = np.flatnonzero(smaller < 0)
-    if len(negative):
-        number, line = line_of(text, comments, negative[0])
-        raise InvalidValue(f"{path}: line {number}: negative vertex id "
-                           f"{smaller[negative[0]]}: '{excerpt(line)}'")
-    with np.errstate(all="ignore"):
-        values = np.ones(len(src), dtype=dtype.np_type) if weights is None else \
-            weights.astype(dtype.np_type)
-    if relabel:
-        ids = np.unique(np.concatenate([src, dst]))
-        if relabel is True or (len(ids) and int(ids[-1]) + 1 > SPARSE_IDS * len(ids)):
-            return np.searchsorted(ids, src), np.searchsorted(ids, dst), values, len(ids), ids
-        del ids
-    if base == "auto":
-        base = 0 if len(src) and smaller.min() == 0 else 1
-    low = np.flatnonzero(smaller < base)
-    if len(low):
-        number, line = line_of(text, comments, low[0])
-        raise InvalidValue(f"{path}: line {number}: vertex id 0 with base=1: "
-                           f"'{excerpt(line)}'")
-    src, dst = src - base, dst - base
-    n = nrows if nrows is not None else (int(max(src.max(), dst.max())) + 1 if len(src) else 0)
-    high = np.flatnonzero(np.maximum(src, dst) >= n)
-    if len(high):
-        number, line = line_of(text, comments, high[0])
-        raise IndexOutOfBound(f"{path}: line {number}: vertex id "
-                              f"{max(src[high[0]], dst[high[0]]) + base} is out of range for "
-                              f"nrows={n} (base={base}): '{excerpt(line)}'")
-    return src, dst, values, n, None
-
-
-@collective
-def read_edgelist(path, *, base=0, weighted=None, nrows=None, symmetric=False,
-                  dup_op=binary.min, dtype=None, comments="#%", relabel=False, name=None,
-                  grid=None):
-    """Collective. Read a whitespace-separated edge list (SNAP style) into an n x n Matrix.
-
-    Each data line is ``src dst`` or ``src dst weight`` (further numeric columns are ignored);
-    every line has as many columns as the first. Text from any character of ``comments`` to
-    the end of its line is ignored, and so are blank lines. Self-loops are kept. Rank 0 reads
-    the file (numpy's loadtxt) and sends each rank its entries.
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        ``.gz`` files are decompressed.
-    base : 0, 1 or "auto", default 0
-        The smallest vertex id. "auto": 0 if some id is 0, else 1.
-    weighted : bool, optional
-        Take the third column as the edge value; default: when there is one. Unweighted edges
-        are 1 (True for BOOL).
-    nrows : int, optional
-        Number of vertices; default: the largest id + 1 (after ``base``).
-    symmetric : bool, default False
-        Add every edge reversed (an undirected graph).
-    dup_op : BinaryOp, default binary.min
-        Combines an edge listed more than once (and an edge given in both directions when
-        ``symmetric``); None makes repeats an error.
-    dtype : dtype-like, optional (FP64)
-    comments : str, default "#%"
-    relabel : bool or "auto", default False
-        True: the ids are labels. The n distinct ids become vertices 0..n-1 in ascending
-        order, whatever their size (a 64-bit hash, an id beyond 2**32), and the call returns
-        ``(A, ids)``, ``ids`` the INT64 Vector whose entry i is vertex i's id in the file (as
-        ``read_graphalytics`` gives it), so results can be written with the file's ids.
-        "auto": relabel when the largest id + 1 is more than ``SPARSE_IDS`` (4) times the
-        number of distinct ids, and return ``(A, ids)`` with ids None when the ids were kept.
-        ``base`` and ``nrows`` do not apply to relabeled ids.
-    name : str, optional
-    grid : Grid, optional (the default grid)
-
-    Returns
-    -------
-    Matrix, or ``(Matrix, ids)`` with ``relabel``.
-
-    Raises
-    ------
-    OSError
-        The file cannot be read.
-    InvalidValue
-        A ragged line, an id that is not an integer, a weight that is not a number, a negative
-        id, or an id 0 with ``base=1``: ``"<path>: line 7: 2 columns where the first edge
-        line has 3: '4 5'"``.
-    IndexOutOfBound
-        An id beyond ``nrows``.
-
-    Examples
-    --------
-    >>> A = read_edgelist("roadNet-CA.txt.gz", symmetric=True)  # doctest: +SKIP
-    >>> A.nrows  # doctest: +SKIP
-    1971281
-    """
-    if base not in (0, 1, "auto") or isinstance(base, bool):
-        raise ValueError(f"base must be 0, 1 or 'auto'; got {base!r}")
-    if weighted not in (None, True, False):
-        raise ValueError(f"weighted must be None, True or False; got {weighted!r}")
-    if nrows is not None and (int(nrows) != nrows or nrows < 0):
-        raise ValueError(f"nrows (={nrows}) must be a non-negative integer")
-    if not isinstance(comments, str):
-        raise TypeError(f"comments must be a string of characters; got {comments!r}")
-    if relabel not in (False, True, "auto"):
-        raise ValueError(f"relabel must be False, True or 'auto'; got {relabel!r}")
-    if relabel is True and nrows is not None:
-        raise ValueError("nrows cannot be given with relabel=True: n is the number of ids")
-    grid = grid or default_grid()
-    out_type = lookup_dtype("FP64" if dtype is None else dtype)
-    nrows = None if nrows is None else int(nrows)
-    read = on_root(grid, lambda: _edgelist_entries(path, base, weighted, nrows, out_type,
-                                                    comments, relabel))
-    n, relabeled = grid.comm.bcast_object((read[3], read[4] is not None)
-                                          if grid.rank == 0 else None)
-    src, dst, values = read[:3] if grid.rank == 0 else _empty(out_type)
-    if symmetric:
-        src, dst, values = both_ways(src, dst, values)
-    try:
-        A = Matrix.from_coo(src, dst, values, dtype=out_type, nrows=n, ncols=n,
-                            dup_op=dup_op, name=name, distributed=True, grid=grid)
-    except InvalidValue as exc:
-        if dup_op is not None:
-            raise
-        raise InvalidValue(f"{path}: repeated edges (give dup_op to combine them)") from exc
-    if _mirrored_alike(symmetric, dup_op):
-        A.mark_symmetric()
-    if not relabel:
-        return A
-    if not relabeled:
-        return A, None
-    ids = read[4] if grid.rank == 0 else np.empty(0, np.int64)
-    return A, Vector.from_coo(np.arange(len(ids)), ids, dtype="INT64", size=n,
-                              distributed=True, grid=grid)
-
-
-def both_ways(src, dst, values):
-    """Every edge and its reverse: an undirected graph's entries. A self-loop reversed is
-    itself, so it stays once (adding it again would make a repeat)."""
-    loop = src == dst
-    return (np.concatenate([src, dst[~loop]]), np.concatenate([dst, src[~loop]]),
-            np.concatenate([values, values[~loop]]))
-
-
-def _mirrored_alike(symmetric, dup_op):
+def mirrored_alike(symmetric, dup_op):
     """Whether a matrix built from entries and their mirror images equals its transpose: its
     repeats, if any, must combine to the same value in any order (not so a float sum)."""
     if not symmetric or dup_op is None:

@@ -1,10 +1,12 @@
 """Edge lists: 0- and 1-based ids, comments, weights, symmetric graphs and repeats, against
-networkx's reader; every bad line rejected with its line number on every rank.
+networkx's reader; every bad line rejected with its line number on every rank; the file
+read in parallel, each rank its own lines, a piece at a time.
 
 Rank 0 writes each file into a directory every rank agrees on; every rank then reads it.
 """
 
 import gzip
+import re
 
 import networkx as nx
 import numpy as np
@@ -14,7 +16,7 @@ from _io_helpers import agreed, assert_agreed, grid, same_entries
 import gblas2d as gb
 from gblas2d import binary
 from gblas2d.exceptions import IndexOutOfBound, InvalidValue
-from gblas2d.io import read_edgelist
+from gblas2d.io import edgelist, read_edgelist
 
 
 def write(directory, name, text):
@@ -205,3 +207,60 @@ def test_relabel_options_are_checked(shared_dir):
     with pytest.raises(InvalidValue, match="negative vertex id") as exc:
         read_edgelist(write(shared_dir, "neg.txt", "0 -4\n"), relabel=True)
     assert_agreed(exc, InvalidValue)
+
+
+def test_each_rank_reads_only_its_own_lines(shared_dir):
+    """The ranks' texts are whole lines, in rank order, and together the file once: no rank
+    holds the whole file, and each holds about its 1/P of it."""
+    text = "".join(f"{k} {k * 7 % 1000}\n" for k in range(300)) + "299 0"  # no last newline
+    path = write(shared_dir, "ranges.txt", text)
+    mine = edgelist._my_text(path, grid(), True)
+    texts = grid().comm.allgather_object(mine)
+    assert b"".join(texts) == text.encode()
+    assert all(t == b"" or t.endswith(b"\n") for t in texts[:-1])
+    longest = max(len(line) + 1 for line in text.split("\n"))
+    assert len(mine) <= len(text) // grid().nprocs + longest
+
+
+def test_small_pieces_read_the_same_graph(shared_dir, monkeypatch):
+    """Pieces of a few lines, comments among them, a line longer than a piece: the same
+    entries as one piece per rank, and a bad line deep in the file is blamed by its number."""
+    rng = np.random.default_rng(11)
+    src, dst = rng.integers(0, 60, 500), rng.integers(0, 60, 500)
+    w = rng.integers(1, 100, 500)
+    lines = [f"{a} {b} {x}" for a, b, x in zip(src, dst, w, strict=True)]
+    lines[100] += " " * 200  # longer than a piece
+    lines[200:200] = ["# a comment line", ""]
+    text = "\n".join(lines) + "\n"
+    path = write(shared_dir, "pieces.txt", text)
+    whole = read_edgelist(path, dup_op=binary.plus, symmetric=True)
+    monkeypatch.setattr(edgelist, "PIECE", 64)
+    pieces = read_edgelist(path, dup_op=binary.plus, symmetric=True)
+    assert pieces.isequal(whole) and pieces.nvals > 0
+    lines[400] = "4 x 1"
+    with pytest.raises(InvalidValue, match=r"line 401: vertex id 'x' is not an integer") as exc:
+        read_edgelist(write(shared_dir, "bad_piece.txt", "\n".join(lines) + "\n"))
+    assert_agreed(exc, InvalidValue)
+
+
+FILLER = "# a comment line before the data\n" * 40
+
+
+@pytest.mark.parametrize("k", range(len(BAD)))
+def test_bad_line_after_other_ranks_lines_keeps_its_number(shared_dir, monkeypatch, k):
+    """Forty comment lines first: the data starts in a later rank's range or piece, and every
+    line number counts the lines of the ranges before it."""
+    text, options, cls, problem = BAD[k]
+    monkeypatch.setattr(edgelist, "PIECE", 48)
+    path = write(shared_dir, f"late{k}.txt", FILLER + text)
+    with pytest.raises(cls) as exc:
+        read_edgelist(path, **options)
+    assert_agreed(exc, cls)
+    shifted = re.sub(r"line (\d+)", lambda m: f"line {int(m.group(1)) + 40}", problem)
+    assert shifted in str(exc.value)
+
+
+def test_unweighted_repeats_combine_by_dup_op(shared_dir):
+    path = write(shared_dir, "plain_repeats.txt", "0 1\n0 1\n1 0\n0 1\n")
+    A = read_edgelist(path, dup_op=binary.plus, dtype="INT32")
+    assert agreed(same_entries(A, [0, 1], [1, 0], np.int32([3, 1]), "INT32"))

@@ -1,0 +1,152 @@
+"""Reading an edge list file: gblas2d's parallel reader at any rank count beside what a
+python-graphblas user writes (numpy's loadtxt, then ``Matrix.from_coo``), the same file.
+
+    python benchmarks/bench_read.py --scale 20
+    mpiexec -n 2 python benchmarks/bench_read.py --scale 20
+
+Rank 0 writes an R-MAT edge list (``rmat_edges``, edge factor 16, one ``src<TAB>dst`` line an
+edge) once to ``--path``. gblas2d reads it with ``read_edgelist`` (every rank its own lines);
+the peer runs in a process of its own, so one engine's peak is not the other's, with one
+SuiteSparse thread. Per rank: seconds, and the peak resident memory while reading, less the
+process's resident memory after a warm-up (the interpreter, numpy, SciPy and SuiteSparse's
+code are excluded), per entry the rank holds after. Best of ``--repeat`` for the times.
+Results go to ``benchmarks/results/read_scale<S>_<P>ranks.json``.
+"""
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
+
+
+def resident():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def peak():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def write_file(path, scale):
+    """The edge list of R-MAT ``scale``, a batch of lines at a time."""
+    import gblas2d as gb
+
+    src, dst = gb.generators.rmat_edges(scale, 16)
+    with open(path + ".tmp", "w") as f:
+        f.write(f"# R-MAT scale {scale}, edge factor 16\n")
+        for k in range(0, len(src), 1 << 20):
+            part = np.char.add(np.char.add(src[k:k + (1 << 20)].astype(str), "\t"),
+                               dst[k:k + (1 << 20)].astype(str))
+            f.write("\n".join(part.tolist()) + "\n")
+    os.replace(path + ".tmp", path)
+
+
+def run_gblas2d(path, repeat):
+    import gblas2d as gb
+    from gblas2d.io import read_edgelist
+
+    comm = gb.default_grid().comm
+    read_edgelist(path + ".warm", dtype="BOOL")
+    base = resident()
+    best = float("inf")
+    for k in range(repeat):
+        comm.barrier()
+        start = time.perf_counter()
+        A = read_edgelist(path, dtype="BOOL")
+        seconds = comm.allreduce(np.array([time.perf_counter() - start]), "max")[0]
+        best = min(best, float(seconds))
+        entries = A.block.nvals
+        if k < repeat - 1:
+            del A
+    row = {"rank": comm.rank, "entries": entries, "nvals": A.nvals, "seconds": best,
+           "peak_B_per_entry": (peak() - base) / max(entries, 1)}
+    return comm.rank, comm.allgather_object(row)
+
+
+def run_peer(path, repeat):
+    import graphblas as grb
+
+    grb.ss.config["nthreads"] = 1
+    np.loadtxt(path + ".warm", dtype=np.int64, ndmin=2)
+    grb.Matrix.from_coo([0, 1], [1, 0], True, nrows=2, ncols=2)
+    base = resident()
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        edges = np.loadtxt(path, dtype=np.int64, ndmin=2)
+        n = int(edges.max()) + 1 if len(edges) else 0
+        # a scalar value: repeats are ignored (python-graphblas allows no dup_op with it)
+        A = grb.Matrix.from_coo(edges[:, 0], edges[:, 1], True, nrows=n, ncols=n)
+        del edges
+        best = min(best, time.perf_counter() - start)
+    return [{"rank": 0, "entries": A.nvals, "nvals": A.nvals, "seconds": best,
+             "peak_B_per_entry": (peak() - base) / max(A.nvals, 1),
+             "note": "np.loadtxt, then Matrix.from_coo(rows, cols, True)"}]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", type=int, default=18)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--path", default=None,
+                        help="the edge list (default: /tmp/gblas2d_rmat<S>.txt, written once)")
+    parser.add_argument("--peer", choices=["graphblas", "none"], default="graphblas")
+    parser.add_argument("--engine", choices=["gblas2d", "graphblas"], default="gblas2d",
+                        help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    path = args.path or f"/tmp/gblas2d_rmat{args.scale}.txt"
+    if args.engine == "graphblas":
+        print(json.dumps(run_peer(path, args.repeat)))
+        return
+    import gblas2d as gb
+
+    comm = gb.default_grid().comm
+    if comm.rank == 0:
+        if not os.path.exists(path):
+            write_file(path, args.scale)
+        with open(path + ".warm", "w") as f:
+            f.write("0 1\n1 2\n")
+    comm.barrier()
+    rank, rows = run_gblas2d(path, args.repeat)
+    if rank:
+        return
+    peers = []
+    if args.peer == "graphblas":
+        # A process of its own, outside the MPI job (it must not join rank 0's).
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("PMI_", "MPI_", "HYDRA_"))}
+        done = subprocess.run([sys.executable, __file__, "--path", path, "--repeat",
+                               str(args.repeat), "--engine", "graphblas"],
+                              capture_output=True, text=True, env=env, check=True)
+        peers = json.loads(done.stdout.strip().splitlines()[-1])
+    nprocs = len(rows)
+    size = os.path.getsize(path)
+    print(f"{path}: {size / 2**20:.0f} MiB, {rows[0]['nvals']:,} entries; best of "
+          f"{args.repeat}; peak bytes per local entry above the warmed-up interpreter")
+    print(f"{'engine':<28}{'rank':>5}{'entries':>12}{'seconds':>9}{'peak B/entry':>14}")
+    for name, group in ((f"gblas2d ({nprocs} ranks)", rows), ("python-graphblas (1 thr)", peers)):
+        for r in group:
+            print(f"{name:<28}{r['rank']:>5}{r['entries']:>12,}{r['seconds']:>9.2f}"
+                  f"{r['peak_B_per_entry']:>14.1f}")
+    if peers:
+        print(f"time ratio gblas2d / peer: {rows[0]['seconds'] / peers[0]['seconds']:.2f}")
+    os.makedirs(RESULTS, exist_ok=True)
+    out = os.path.join(RESULTS, f"read_scale{args.scale}_{nprocs}ranks.json")
+    with open(out, "w") as f:
+        json.dump({"scale": args.scale, "file_bytes": size, "ranks": nprocs,
+                   "threads": {"gblas2d": os.environ.get("GBLAS2D_THREADS", "default"),
+                               "python_graphblas": 1},
+                   "gblas2d": rows, "python_graphblas": peers}, f, indent=1)
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()
