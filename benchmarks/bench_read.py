@@ -1,16 +1,19 @@
-"""Reading an edge list file: gblas2d's parallel reader at any rank count beside what a
-python-graphblas user writes (numpy's loadtxt, then ``Matrix.from_coo``), the same file.
+"""Reading a graph file: gblas2d's parallel readers at any rank count beside python-graphblas
+on the same file: for an edge list what its user writes (numpy's loadtxt, then
+``Matrix.from_coo``), for Matrix Market its own ``graphblas.io.mmread``.
 
     python benchmarks/bench_read.py --scale 20
-    mpiexec -n 2 python benchmarks/bench_read.py --scale 20
+    mpiexec -n 2 python benchmarks/bench_read.py --scale 20 --format mtx
 
-Rank 0 writes an R-MAT edge list (``rmat_edges``, edge factor 16, one ``src<TAB>dst`` line an
-edge) once to ``--path``. gblas2d reads it with ``read_edgelist`` (every rank its own lines);
-the peer runs in a process of its own, so one engine's peak is not the other's, with one
-SuiteSparse thread. Per rank: seconds, and the peak resident memory while reading, less the
+Rank 0 writes R-MAT's edges (``rmat_edges``, edge factor 16) once to ``--path``: one
+``src<TAB>dst`` line an edge, or a Matrix Market ``coordinate pattern general`` file of the
+distinct edges. gblas2d reads it with ``read_edgelist`` or ``mmread`` (every rank its own
+lines); the peer runs in a process of its own, so one engine's peak is not the other's, with
+one SuiteSparse thread and scipy's Matrix Market parser at one thread (gblas2d gives it
+``GBLAS2D_THREADS`` a rank). Per rank: seconds, and the peak resident memory while reading, less the
 process's resident memory after a warm-up (the interpreter, numpy, SciPy and SuiteSparse's
 code are excluded), per entry the rank holds after. Best of ``--repeat`` for the times.
-Results go to ``benchmarks/results/read_scale<S>_<P>ranks.json``.
+Results go to ``benchmarks/results/read_<format>_scale<S>_<P>ranks.json``.
 """
 
 import argparse
@@ -35,13 +38,20 @@ def peak():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-def write_file(path, scale):
-    """The edge list of R-MAT ``scale``, a batch of lines at a time."""
+def write_file(path, scale, form):
+    """R-MAT ``scale``'s edges, a batch of lines at a time."""
     import gblas2d as gb
 
     src, dst = gb.generators.rmat_edges(scale, 16)
     with open(path + ".tmp", "w") as f:
-        f.write(f"# R-MAT scale {scale}, edge factor 16\n")
+        if form == "mtx":
+            keys = np.unique(src * (1 << scale) + dst)
+            src, dst = keys >> scale, keys & ((1 << scale) - 1)
+            f.write(f"%%MatrixMarket matrix coordinate pattern general\n"
+                    f"{1 << scale} {1 << scale} {len(keys)}\n")
+            src, dst = src + 1, dst + 1
+        else:
+            f.write(f"# R-MAT scale {scale}, edge factor 16\n")
         for k in range(0, len(src), 1 << 20):
             part = np.char.add(np.char.add(src[k:k + (1 << 20)].astype(str), "\t"),
                                dst[k:k + (1 << 20)].astype(str))
@@ -49,18 +59,31 @@ def write_file(path, scale):
     os.replace(path + ".tmp", path)
 
 
-def run_gblas2d(path, repeat):
+def reader(form):
+    """gblas2d's reader of the format, with the options the peer matches."""
+    from gblas2d.io import mmread, read_edgelist
+
+    if form == "mtx":
+        return mmread
+    return lambda path: read_edgelist(path, dtype="BOOL")
+
+
+WARM = {"mtx": "%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n2 3\n",
+        "edgelist": "0 1\n1 2\n"}
+
+
+def run_gblas2d(path, repeat, form):
     import gblas2d as gb
-    from gblas2d.io import read_edgelist
 
     comm = gb.default_grid().comm
-    read_edgelist(path + ".warm", dtype="BOOL")
+    read = reader(form)
+    read(path + ".warm")
     base = resident()
     best = float("inf")
     for k in range(repeat):
         comm.barrier()
         start = time.perf_counter()
-        A = read_edgelist(path, dtype="BOOL")
+        A = read(path)
         seconds = comm.allreduce(np.array([time.perf_counter() - start]), "max")[0]
         best = min(best, float(seconds))
         entries = A.block.nvals
@@ -71,51 +94,62 @@ def run_gblas2d(path, repeat):
     return comm.rank, comm.allgather_object(row)
 
 
-def run_peer(path, repeat):
+def run_peer(path, repeat, form):
     import graphblas as grb
 
     grb.ss.config["nthreads"] = 1
-    np.loadtxt(path + ".warm", dtype=np.int64, ndmin=2)
-    grb.Matrix.from_coo([0, 1], [1, 0], True, nrows=2, ncols=2)
+
+    def read(name):
+        if form == "mtx":
+            import scipy.io  # noqa: F401  (registers its parser with threadpoolctl)
+            from threadpoolctl import threadpool_limits
+
+            # scipy's parser, which python-graphblas calls, at one thread too
+            with threadpool_limits(limits=1, user_api="scipy"):
+                return grb.io.mmread(name)
+        edges = np.loadtxt(name, dtype=np.int64, ndmin=2)
+        n = int(edges.max()) + 1 if len(edges) else 0
+        # a scalar value: repeats are ignored (python-graphblas allows no dup_op with it)
+        return grb.Matrix.from_coo(edges[:, 0], edges[:, 1], True, nrows=n, ncols=n)
+
+    read(path + ".warm")
     base = resident()
     best = float("inf")
     for _ in range(repeat):
         start = time.perf_counter()
-        edges = np.loadtxt(path, dtype=np.int64, ndmin=2)
-        n = int(edges.max()) + 1 if len(edges) else 0
-        # a scalar value: repeats are ignored (python-graphblas allows no dup_op with it)
-        A = grb.Matrix.from_coo(edges[:, 0], edges[:, 1], True, nrows=n, ncols=n)
-        del edges
+        A = read(path)
         best = min(best, time.perf_counter() - start)
     return [{"rank": 0, "entries": A.nvals, "nvals": A.nvals, "seconds": best,
              "peak_B_per_entry": (peak() - base) / max(A.nvals, 1),
-             "note": "np.loadtxt, then Matrix.from_coo(rows, cols, True)"}]
+             "note": "graphblas.io.mmread" if form == "mtx" else
+             "np.loadtxt, then Matrix.from_coo(rows, cols, True)"}]
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=int, default=18)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--format", choices=["edgelist", "mtx"], default="edgelist")
     parser.add_argument("--path", default=None,
-                        help="the edge list (default: /tmp/gblas2d_rmat<S>.txt, written once)")
+                        help="the file (default: /tmp/gblas2d_rmat<S>.txt or .mtx, written once)")
     parser.add_argument("--peer", choices=["graphblas", "none"], default="graphblas")
     parser.add_argument("--engine", choices=["gblas2d", "graphblas"], default="gblas2d",
                         help=argparse.SUPPRESS)
     args = parser.parse_args()
-    path = args.path or f"/tmp/gblas2d_rmat{args.scale}.txt"
+    path = args.path or f"/tmp/gblas2d_rmat{args.scale}.{'mtx' if args.format == 'mtx' else 'txt'}"
     if args.engine == "graphblas":
-        print(json.dumps(run_peer(path, args.repeat)))
+        print(json.dumps(run_peer(path, args.repeat, args.format)))
         return
     import gblas2d as gb
 
     comm = gb.default_grid().comm
     if comm.rank == 0:
         if not os.path.exists(path):
-            write_file(path, args.scale)
+            write_file(path, args.scale, args.format)
         with open(path + ".warm", "w") as f:
-            f.write("0 1\n1 2\n")
+            f.write(WARM[args.format])
     comm.barrier()
-    rank, rows = run_gblas2d(path, args.repeat)
+    rank, rows = run_gblas2d(path, args.repeat, args.format)
     if rank:
         return
     peers = []
@@ -124,7 +158,8 @@ def main():
         env = {k: v for k, v in os.environ.items()
                if not k.startswith(("PMI_", "MPI_", "HYDRA_"))}
         done = subprocess.run([sys.executable, __file__, "--path", path, "--repeat",
-                               str(args.repeat), "--engine", "graphblas"],
+                               str(args.repeat), "--format", args.format,
+                               "--engine", "graphblas"],
                               capture_output=True, text=True, env=env, check=True)
         peers = json.loads(done.stdout.strip().splitlines()[-1])
     nprocs = len(rows)
@@ -139,9 +174,10 @@ def main():
     if peers:
         print(f"time ratio gblas2d / peer: {rows[0]['seconds'] / peers[0]['seconds']:.2f}")
     os.makedirs(RESULTS, exist_ok=True)
-    out = os.path.join(RESULTS, f"read_scale{args.scale}_{nprocs}ranks.json")
+    out = os.path.join(RESULTS, f"read_{args.format}_scale{args.scale}_{nprocs}ranks.json")
     with open(out, "w") as f:
-        json.dump({"scale": args.scale, "file_bytes": size, "ranks": nprocs,
+        json.dump({"scale": args.scale, "format": args.format, "file_bytes": size,
+                   "ranks": nprocs,
                    "threads": {"gblas2d": os.environ.get("GBLAS2D_THREADS", "default"),
                                "python_graphblas": 1},
                    "gblas2d": rows, "python_graphblas": peers}, f, indent=1)

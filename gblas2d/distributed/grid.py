@@ -136,10 +136,14 @@ class Layout:
 
     def row_block_of(self, n, index):
         """The grid row whose row block holds each global index; vectorized."""
+        if self.nrows == 1:
+            return np.zeros(np.shape(index), dtype=np.int64)
         return self.owner(n, index) // self.ncols
 
     def col_block_of(self, n, index):
         """The grid column whose column block holds each global index; vectorized."""
+        if self.ncols == 1:
+            return np.zeros(np.shape(index), dtype=np.int64)
         return self.owner(n, index) // self.nrows
 
     def blocks_of_piece(self, k):

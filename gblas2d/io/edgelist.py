@@ -26,7 +26,7 @@ from ..semirings import binary
 from ..semirings.dtypes import lookup_dtype
 from ..surface.matrix import Matrix
 from ..surface.vector import Vector
-from .graphio import excerpt, mirrored_alike, os_error, read_bytes
+from .graphio import excerpt, mirrored_alike, my_text, read_bytes
 
 __all__ = ["read_edgelist"]
 
@@ -169,37 +169,6 @@ def edge_table(path, weighted, comments):
     weights = np.concatenate([p[2] for p in parsed.pieces] or [np.empty(0)]) \
         if use_weights else None
     return data, src, dst, weights
-
-
-def _line_start(f, pos):
-    """The first line start at or after byte ``pos`` of the open file ``f``: ``pos`` itself
-    when it is 0 or follows a newline; the file's size when no line starts there."""
-    if pos == 0:
-        return 0
-    f.seek(pos - 1)
-    at = pos - 1
-    while block := f.read(1 << 16):
-        k = block.find(b"\n")
-        if k >= 0:
-            return at + k + 1
-        at += len(block)
-    return at
-
-
-def _my_text(path, grid, split):
-    """This rank's whole lines of the file: those starting in its share of P equal byte
-    ranges (``split``), or the whole file on rank 0 and nothing elsewhere."""
-    if not split:
-        return read_bytes(path) if grid.rank == 0 else b""
-    try:
-        with open(path, "rb") as f:
-            size = os.fstat(f.fileno()).st_size
-            lo = _line_start(f, size * grid.rank // grid.nprocs)
-            hi = _line_start(f, size * (grid.rank + 1) // grid.nprocs)
-            f.seek(lo)
-            return f.read(hi - lo)
-    except OSError as exc:
-        raise os_error(path, exc) from exc
 
 
 def _local_problems(path, parsed, base, relabel, nrows):
@@ -380,7 +349,8 @@ def read_edgelist(path, *, base=0, weighted=None, nrows=None, symmetric=False,
     nrows = None if nrows is None else int(nrows)
     split = not relabel and not hasattr(path, "read") and not os.fspath(path).endswith(".gz")
     with grid.comm.agreed():
-        data = _my_text(path, grid, split)
+        # the whole file on rank 0 and nothing elsewhere, unless split
+        data = my_text(path, grid) if split else read_bytes(path) if grid.rank == 0 else b""
     # Each range's newlines number the next ranges' lines; its first data line may be the
     # file's, whose column count every line must have.
     heard = grid.comm.allgather_object((data.count(b"\n"), _first_line(data, comments)))

@@ -2,9 +2,12 @@
 edgelist.py, the binary format in binformat.py, LDBC Graphalytics ``.v``/``.e`` pairs in
 graphalytics.py).
 
-Every function here is collective. A Matrix Market file is read by rank 0 alone, which checks the
-file and sends every rank its entries (``Matrix.from_coo(..., distributed=True)``), so no other
-rank ever holds the whole matrix. Writers gather the entries to rank 0, which writes a temporary
+Every function here is collective. A coordinate Matrix Market file is read in parallel: rank 0
+reads the lines before the data, then every rank checks and parses (scipy's parser, with its
+share of the node's threads) the lines that start in its 1/P of the data's bytes and sends the
+entries to their owners, so no rank holds the whole file; the first problem in the file is
+raised on every rank. An array file, a gzipped file and a file object are read by rank 0 alone,
+which sends every rank its entries. Writers gather the entries to rank 0, which writes a temporary
 file beside the target and renames it into place, so nobody sees half a file. The binary format
 is read in parallel: each rank reads the run of entries of its row block from the memory-mapped
 file and keeps its own.
@@ -29,6 +32,7 @@ import numpy as np
 from ..distributed import redistribute as redist
 from ..distributed.grid import collective, default_grid
 from ..exceptions import InvalidValue, NotImplementedException
+from ..local.backends import threads_per_rank
 from ..semirings import binary
 from ..semirings.dtypes import lookup_dtype
 from ..surface.expr import as_op
@@ -77,6 +81,35 @@ def read_bytes(path):
             return f.read()
     except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
         raise InvalidValue(f"{path}: not a valid gzip file ({exc})") from exc
+    except OSError as exc:
+        raise os_error(path, exc) from exc
+
+
+def _line_start(f, pos):
+    """The first line start at or after byte ``pos`` of the open file ``f``: ``pos`` itself
+    when it is 0 or follows a newline; the file's size when no line starts there."""
+    if pos == 0:
+        return 0
+    f.seek(pos - 1)
+    at = pos - 1
+    while block := f.read(1 << 16):
+        k = block.find(b"\n")
+        if k >= 0:
+            return at + k + 1
+        at += len(block)
+    return at
+
+
+def my_text(path, grid, start=0):
+    """This rank's whole lines of the file from byte ``start`` (a line start) on: those that
+    start in its 1/P of those bytes, in rank order, so the ranks' texts are the file's."""
+    try:
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size - start
+            lo = _line_start(f, start + size * grid.rank // grid.nprocs)
+            hi = _line_start(f, start + size * (grid.rank + 1) // grid.nprocs)
+            f.seek(lo)
+            return f.read(hi - lo)
     except OSError as exc:
         raise os_error(path, exc) from exc
 
@@ -193,15 +226,21 @@ class _MMHeader:
         self.lines = 0  # data lines the size line declares
 
 
-def _mm_header(path, data):
+class _NoSizeLine(Exception):
+    """A prefix of the file ends before the size line: read more."""
+
+
+def _mm_header(path, data, partial=False):
     """Parse and check the banner, ``%%GraphBLAS type`` line and size line (LAGraph rules: the
-    banner is optional, and without it the size line's length picks coordinate or array)."""
+    banner is optional, and without it the size line's length picks coordinate or array).
+    ``partial``: ``data`` is a prefix of the file."""
     head = _MMHeader()
     gb_type = None
     pos, number = 0, 0
     while True:
         if pos >= len(data):
-            raise InvalidValue(f"{path}: no size line (the file ends before the data)")
+            raise (_NoSizeLine if partial else InvalidValue)(
+                f"{path}: no size line (the file ends before the data)")
         end = data.find(b"\n", pos)
         end = len(data) if end < 0 else end
         line = data[pos:end].decode("latin-1").strip()
@@ -302,12 +341,13 @@ def _parse_field(head):
     return "unsigned-integer" if head.type.name == "UINT64" else "integer"
 
 
-def _reject_binary(path, data):
+def _reject_binary(path, data, first=1):
     """A NUL byte is binary data, never Matrix Market text, and scipy's compiled reader can
-    crash the process on one: refuse the file with the line it is on."""
+    crash the process on one: refuse the file with the line it is on (``data``'s first line
+    is number ``first``)."""
     at = data.find(b"\x00")
     if at >= 0:
-        line = data.count(b"\n", 0, at) + 1
+        line = data.count(b"\n", 0, at) + first
         raise InvalidValue(f"{path}: line {line}: a NUL byte (binary data, not Matrix Market "
                            "text)")
 
@@ -317,13 +357,14 @@ _MM_TOKENS = {("coordinate", "pattern"): 2, ("coordinate", "complex"): 4, ("arra
 _CHECK_CHUNK = 1 << 23
 
 
-def _check_mm_lines(path, data, head):
-    """Every data line holds as many tokens as its format has, and an integer file no value
-    with a fraction or an exponent: scipy's reader would store 2.5 as 2 and drop an extra
-    column without a word. One vectorized pass over the data, in chunks of whole lines."""
+def _check_mm_lines(path, data, head, start, line):
+    """Every data line of ``data[start:]`` (whose first line is number ``line``) holds as
+    many tokens as its format has, and an integer file no value with a fraction or an
+    exponent: scipy's reader would store 2.5 as 2 and drop an extra column without a word.
+    One vectorized pass over the data, in chunks of whole lines; returns the entries and
+    whether comment lines are among them."""
     want = _MM_TOKENS.get((head.format, head.field), 3 if head.format == "coordinate" else 1)
-    line = data.count(b"\n", 0, head.body_start) + 1
-    start, entries = head.body_start, 0
+    entries, comments = 0, False
     while start < len(data):
         end = data.find(b"\n", min(start + _CHECK_CHUNK, len(data)))
         end = len(data) if end < 0 else end + 1
@@ -348,9 +389,15 @@ def _check_mm_lines(path, data, head):
                 raise InvalidValue(f"{path}: line {line + int(lines[0])}: a value that is not "
                                    "an integer in an 'integer' file")
         entries += int(np.count_nonzero((tokens > 0) & ~comment))
+        comments = comments or bool(comment.any())
         line += len(first)
         start = end
-    # Checked before scipy allocates for the declared size (a header can claim 10^12 entries).
+    return entries, comments
+
+
+def _check_mm_count(path, head, entries):
+    """The file holds as many entries as its size line declares; checked before scipy
+    allocates for the declared size (a header can claim 10^12 entries)."""
     if entries < head.lines:
         raise InvalidValue(f"{path}: Truncated file: the size line declares {head.lines} "
                            f"entries, the file holds {entries}")
@@ -359,42 +406,54 @@ def _check_mm_lines(path, data, head):
                            "line declares")
 
 
-def _mm_stream(data, head):
-    """The file with a banner scipy accepts, and comment lines among the data blanked out
-    (LAGraph allows them, scipy does not); lines keep their numbers, except that a file
-    without a banner gets one: returns (bytes, how many lines were added). A coordinate
-    file is passed as "general": ``_expand`` mirrors it in the entry type."""
+def _banner(head):
+    """The banner scipy reads the data by. A coordinate file is passed as "general":
+    ``_expand`` mirrors it in the entry type."""
     symmetry = "general" if head.format == "coordinate" else head.symmetry
-    banner = f"%%MatrixMarket matrix {head.format} {_parse_field(head)} {symmetry}".encode()
+    return f"%%MatrixMarket matrix {head.format} {_parse_field(head)} {symmetry}".encode()
+
+
+def _blanked(data, start, comments):
+    """``data[start:]``, data lines, with comment lines blanked out when it has some
+    (``comments``: LAGraph allows them among the data, scipy does not) and a final newline
+    (scipy's compiled reader can crash on a last line without one, seen with an extra token
+    there), as parts to join."""
+    body = memoryview(data)[start:]
+    if comments:
+        body = re.sub(rb"(?m)^%[^\n]*", b"", body)
+    return [body, b"" if bytes(body[-1:]) in (b"", b"\n") else b"\n"]
+
+
+def _mm_stream(data, head, comments):
+    """The whole file as scipy reads it (``_banner``, ``_blanked``); lines keep their
+    numbers, except that a file without a banner gets one: returns (bytes, how many lines
+    were added)."""
     view = memoryview(data)
     if head.banner_end is None:
-        parts, added = [banner, b"\n", view[:head.body_start]], 1
+        parts, added = [_banner(head), b"\n", view[:head.body_start]], 1
     else:
-        parts, added = [banner, view[head.banner_end:head.body_start]], 0
-    body = view[head.body_start:]
-    if body[:1] == b"%" or data.find(b"\n%", head.body_start) >= 0:
-        body = re.sub(rb"(?m)^%[^\n]*", b"", body)
-    # scipy's compiled reader can crash on a last line without its newline (seen with an
-    # extra token there): every line ends with one.
-    end = b"" if bytes(body[-1:]) in (b"", b"\n") else b"\n"
-    return b"".join([*parts, body, end]), added
+        parts, added = [_banner(head), view[head.banner_end:head.body_start]], 0
+    return b"".join([*parts, *_blanked(data, head.body_start, comments)]), added
 
 
-def _mm_entries(path, dtype):
-    """Rank 0's reading: (rows, cols, values, (nrows, ncols, dtype name))."""
+def _mm_parse(path, stream, shift):
+    """scipy's reading of ``stream``; an error names the file's line, the stream's plus
+    ``shift``."""
     import scipy.io
+    from threadpoolctl import threadpool_limits
 
-    data = read_bytes(path)
-    _reject_binary(path, data)
-    head = _mm_header(path, data)
-    _check_mm_lines(path, data, head)
-    stream, added = _mm_stream(data, head)
-    del data
     try:
-        parsed = scipy.io.mmread(io.BytesIO(stream), spmatrix=False)
+        # scipy's parser takes every core by default: a rank takes its share of them
+        with threadpool_limits(limits=threads_per_rank(), user_api="scipy"):
+            return scipy.io.mmread(io.BytesIO(stream), spmatrix=False)
     except (ValueError, OverflowError) as exc:
-        message = re.sub(r"^Line (\d+)", lambda m: f"line {int(m.group(1)) - added}", str(exc))
+        message = re.sub(r"^Line (\d+)", lambda m: f"line {int(m.group(1)) + shift}", str(exc))
         raise InvalidValue(f"{path}: {message}") from exc
+
+
+def _mm_values(path, head, parsed, dtype):
+    """(rows, cols, values) of scipy's reading, checked against the entry type, mirrored
+    when the file stores one triangle, and cast to ``dtype`` (default the entry type)."""
     if head.format == "array":
         rows, cols = np.divmod(np.arange(parsed.size, dtype=np.int64), max(head.ncols, 1))
         values = parsed.reshape(-1)
@@ -408,9 +467,82 @@ def _mm_entries(path, dtype):
         values = values.astype(head.type.np_type, copy=False)
         if head.format == "coordinate" and head.symmetry != "general":
             rows, cols, values = _expand(rows, cols, values, head.symmetry)
-        out_type = dtype or head.type
-        values = values.astype(out_type.np_type, copy=False)
-    return rows, cols, values, (head.nrows, head.ncols, out_type.name, head.symmetry)
+        values = values.astype((dtype or head.type).np_type, copy=False)
+    return rows.astype(np.int64, copy=False), cols.astype(np.int64, copy=False), values
+
+
+def _mm_entries(path, dtype):
+    """Rank 0's reading of a whole file: ((rows, cols, values), its header)."""
+    data = read_bytes(path)
+    _reject_binary(path, data)
+    head = _mm_header(path, data)
+    first = data.count(b"\n", 0, head.body_start) + 1
+    entries, comments = _check_mm_lines(path, data, head, head.body_start, first)
+    _check_mm_count(path, head, entries)
+    stream, added = _mm_stream(data, head, comments)
+    del data
+    return _mm_values(path, head, _mm_parse(path, stream, -added), dtype), head
+
+
+def _mm_head(path):
+    """Rank 0's reading of the lines before the data: (header, number of the first line
+    after the size line). It reads a prefix of the file, longer until it holds the size
+    line."""
+    try:
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            want = 1 << 16
+            while True:
+                f.seek(0)
+                data = f.read(want)
+                whole = len(data) >= size
+                if not whole:
+                    data = data[:data.rfind(b"\n") + 1]
+                _reject_binary(path, data)
+                try:
+                    head = _mm_header(path, data, partial=not whole)
+                except _NoSizeLine:
+                    want *= 4
+                    continue
+                return head, data.count(b"\n", 0, head.body_start) + 1
+    except OSError as exc:
+        raise os_error(path, exc) from exc
+
+
+def _mm_share(path, grid, head, first, dtype):
+    """Collective. This rank's entries of a coordinate file: the lines that start in its
+    1/P of the bytes after the size line (``first`` is that line's number), checked and
+    parsed here. The problem met first in reading the whole file on one process is raised
+    on every rank: a NUL byte, a line with the wrong tokens, a wrong count of entries, what
+    scipy refuses, a value outside the entry type; each kind at its first line."""
+    with grid.comm.agreed():
+        data = my_text(path, grid, head.body_start)
+    counts = grid.comm.allgather_object(data.count(b"\n"))
+    line = first + sum(counts[:grid.rank])
+    stage, problem, entries, share = 0, None, 0, None
+    try:
+        _reject_binary(path, data, line)
+        stage = 1
+        entries, comments = _check_mm_lines(path, data, head, 0, line)
+        stage = 2
+        # the stream's lines 1 and 2 are the banner and a size line counting this share
+        stream = b"".join([_banner(head), f"\n{head.nrows} {head.ncols} {entries}\n".encode(),
+                           *_blanked(data, 0, comments)])
+        del data
+        parsed = _mm_parse(path, stream, line - 3)
+        del stream
+        stage = 3
+        share = _mm_values(path, head, parsed, dtype)
+    except InvalidValue as exc:
+        problem = exc
+    heard = grid.comm.allgather_object((stage, problem, entries))
+    for kind in (0, 1, "count", 2, 3):
+        if kind == "count":
+            _check_mm_count(path, head, sum(e for *_, e in heard))
+        for at, exc, _ in heard:
+            if exc is not None and at == kind:
+                raise exc
+    return share
 
 
 def _expand(rows, cols, values, symmetry):
@@ -458,8 +590,10 @@ def mmread(path, engine="auto", *, dup_op=None, name=None, dtype=None, grid=None
     data. An array file gives a full matrix (every position an entry). Pattern entries are
     1 (True for BOOL).
 
-    Rank 0 reads and checks the file (scipy.io.mmread parses the numbers) and sends each rank
-    its entries; no other rank holds the whole matrix.
+    A coordinate file is read in parallel: each rank checks and parses its share of the
+    lines (scipy.io.mmread parses the numbers) and sends the entries to their owners, so no
+    rank holds the whole file. An array file, a ``.gz`` file and a file object are read by
+    rank 0, which sends each rank its entries.
 
     Parameters
     ----------
@@ -493,23 +627,39 @@ def mmread(path, engine="auto", *, dup_op=None, name=None, dtype=None, grid=None
     _check_engine(engine)
     if dtype is not None:
         dtype = lookup_dtype(dtype)
-    read = on_root(grid, lambda: _mm_entries(path, dtype))
-    nrows, ncols, type_name, symmetry = grid.comm.bcast_object(
-        read[3] if grid.rank == 0 else None)
-    out_type = lookup_dtype(type_name)
-    rows, cols, values = read[:3] if grid.rank == 0 else _empty(out_type)
+    head = None
+    if not hasattr(path, "read") and not os.fspath(path).endswith(".gz"):
+        head, first = grid.comm.bcast_object(on_root(grid, lambda: _mm_head(path)))
+    if head is not None and head.format == "coordinate":
+        share = _mm_share(path, grid, head, first, dtype)
+    else:
+        # An array file's positions are its values' places in the file, a gzip stream reads
+        # from its start and a file object is rank 0's: rank 0 reads the whole file.
+        read = on_root(grid, lambda: _mm_entries(path, dtype))
+        head = grid.comm.bcast_object(read[1] if grid.rank == 0 else None)
+        share = read[0] if grid.rank == 0 else None
     try:
-        A = Matrix.from_coo(rows, cols, values, dtype=out_type, nrows=nrows, ncols=ncols,
-                            dup_op=dup_op, name=name, distributed=True, grid=grid)
+        A = Matrix.from_coo_chunks(_batches(share), nrows=head.nrows, ncols=head.ncols,
+                                   dtype=dtype or head.type, dup_op=dup_op, name=name,
+                                   grid=grid)
     except InvalidValue as exc:
         if dup_op is not None:
             raise
         raise InvalidValue(f"{path}: duplicate entries (Duplicate indices found: a Matrix "
                            "Market file lists each entry once, and one triangle only when "
                            "symmetric; give dup_op to combine them)") from exc
-    if mirrored_alike(symmetry == "symmetric", dup_op):
+    if mirrored_alike(head.symmetry == "symmetric", dup_op):
         A.mark_symmetric()
     return A
+
+
+def _batches(share, size=1 << 22):
+    """A rank's entries (rows, cols, values), or None, in batches for ``from_coo_chunks``."""
+    if share is None:
+        return
+    rows, cols, values = share
+    for k in range(0, len(rows), size):
+        yield rows[k:k + size], cols[k:k + size], values[k:k + size]
 
 
 def _one_triangle(path, A, rows, cols, values, symmetry):

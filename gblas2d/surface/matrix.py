@@ -811,16 +811,29 @@ def _paired_values(a, b, binop, types, out_type):
 
 
 def _sort_keys(keys, vals, *, stable=True):
-    """Sort entries by key; ``stable=False`` (faster) where keys are unique. Values that are
-    one scalar broadcast (a pattern) need no reordering: the keys, this caller's own array,
-    are then sorted in place, with no permutation held."""
-    if vals.ndim == 1 and vals.strides == (0,):
-        keys.sort()
+    """Sort entries by key; ``stable=False`` (faster) where keys are unique. The values come
+    back as a new array (a new block takes them over), unless they are one scalar broadcast
+    (a pattern): they need no reordering, and the keys, this caller's own array, are then
+    sorted in place, with no permutation held.
+
+    Keys that come as a few sorted runs (a file written sorted by rows, read in ranges and
+    exchanged; a generator's batches) are kept when in order and otherwise merged by the
+    stable sort, which finds the runs; keys in no order take the faster unstable sort."""
+    descents = np.count_nonzero(keys[1:] < keys[:-1]) if len(keys) > 1 else 0
+    broadcast = vals.ndim == 1 and vals.strides == (0,)
+    if descents == 0:
+        # The block takes the values over (``Block.sole``): never the caller's array.
+        return keys, vals if broadcast else vals.copy()
+    stable = stable or descents * _FEW_RUNS < len(keys)
+    if broadcast:
+        keys.sort(kind="stable" if stable else None)
         return keys, vals
     order = np.argsort(keys, kind="stable" if stable else None)
     return keys[order], vals[order]
 
 
+# Keys with fewer than one descent in this many are merged as runs (see _sort_keys).
+_FEW_RUNS = 256
 
 
 def _positional_ewise(a, b, binop, kind, types, defaults, out_type):

@@ -14,7 +14,8 @@ from ..distributed import redistribute as redist
 from ..distributed.grid import collective, default_grid
 from ..distributed.products import EdgeSums
 from ..exceptions import IndexOutOfBound, InvalidValue
-from ..local.piece import Piece, PieceMask, Write, accumulated, ewise, write
+from ..local import backends
+from ..local.piece import Piece, PieceMask, Write, accumulated
 from ..semirings import binary, monoid, semiring
 from ..semirings.dtypes import FP64, lookup_dtype
 from . import build as _build
@@ -51,6 +52,16 @@ __all__ = ["Vector"]
 
 _names = iter(range(10**12))
 
+
+
+def _write_piece(c, t, mask, accum, replace, *, t_masked=False):
+    """GraphBLAS's write on this rank's pieces, by the backend's piece kernel."""
+    return backends.piece_kernel("write_piece")(c, t, mask, accum, replace, t_masked=t_masked)
+
+
+def _ewise_piece(a, b, binop, kind, in_types, out_type, defaults=(None, None)):
+    """An element-wise op of two pieces, by the backend's piece kernel."""
+    return backends.piece_kernel("ewise_piece")(a, b, binop, kind, in_types, out_type, defaults)
 
 class Vector(Container):
     """A distributed sparse vector.
@@ -364,7 +375,7 @@ class Vector(Container):
     def _write(self, result, t, mask, accum, replace):
         """Collective. ``C<M, replace> = accum(C, T)`` with this rank's piece ``t`` of the
         result, then the agreed nvals."""
-        self._commit(write(self._piece, t, None if mask is None else mask.local(), accum,
+        self._commit(_write_piece(self._piece, t, None if mask is None else mask.local(), accum,
                            replace, t_masked=result.masks_result))
 
     def _identity_expr(self):
@@ -388,7 +399,7 @@ class Vector(Container):
     def __delitem__(self, index):
         region = self._local_region(positions_of(self._size, index))
         nothing = Piece.empty(region.size, self.dtype.np_type)
-        self._commit(write(self._piece, nothing, PieceMask(region, True, False), None, False,
+        self._commit(_write_piece(self._piece, nothing, PieceMask(region, True, False), None, False,
                            t_masked=True))
 
     def _local_region(self, positions):
@@ -474,12 +485,12 @@ class Vector(Container):
         none there)."""
         c = self._piece
         if region is None:
-            return write(c, t, m, accum, replace, t_masked=t_masked)
+            return _write_piece(c, t, m, accum, replace, t_masked=t_masked)
         if m is None:
             if accum is not None:
-                return write(c, t, None, accum, False)
+                return _write_piece(c, t, None, accum, False)
             # C<region> = T: the region's positions become T's.
-            return write(c, t, PieceMask(region, True, False), None, False, t_masked=True)
+            return _write_piece(c, t, PieceMask(region, True, False), None, False, t_masked=True)
         if accum is not None:
             z = accumulated(c, t, accum)
         else:
@@ -490,7 +501,7 @@ class Vector(Container):
                                     np.concatenate([c_vals[outside],
                                                     t_vals.astype(c.dtype, copy=False)]))
             z = Piece.from_entries(c.size, z_idx, z_vals, c.dtype)
-        return write(c, z, m, None, replace)
+        return _write_piece(c, z, m, None, replace)
 
     # ---- element-wise ----
     def _ewise_local(self, other, binop, kind, types, out_type, defaults):
@@ -499,16 +510,16 @@ class Vector(Container):
             # A positional op's value is where the entry sits (row i, column 0), the same for
             # both operands; where one operand alone has an entry, ewise_add keeps its value
             # (cast), as GraphBLAS does.
-            piece = ewise(a, b, binary.first, kind, types, out_type.np_type, defaults)
+            piece = _ewise_piece(a, b, binary.first, kind, types, out_type.np_type, defaults)
             idx, values = piece.entries()
-            both = idx if kind != "add" else ewise(
+            both = idx if kind != "add" else _ewise_piece(
                 a, b, binary.first, "mult", types, types[0]).entries()[0]
             zeros = np.zeros(len(both), dtype=np.int64)
             values = values.astype(out_type.np_type)
             values[np.searchsorted(idx, both)] = binop.evaluate(
                 zeros, zeros, both + self._lo, zeros, both + self._lo, zeros)
             return piece.with_values(values)
-        return ewise(a, b, binop, kind, types, out_type.np_type, defaults)
+        return _ewise_piece(a, b, binop, kind, types, out_type.np_type, defaults)
 
     def __matmul__(self, other):
         """``v @ A`` (``vxm``) or ``v @ w`` (the inner product), lazy: over plus_times, or

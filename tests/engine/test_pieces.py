@@ -143,3 +143,37 @@ def test_accumulated_leaves_both_operands_alone():
     assert np.array_equal(dense(out)[0], cp | tp)
     assert all(np.array_equal(a, b) for a, b in zip(dense(c), before_c, strict=True))
     assert all(np.array_equal(a, b) for a, b in zip(dense(t), before_t, strict=True))
+
+
+def test_a_backends_piece_kernels_serve_every_vector_write_and_ewise(monkeypatch):
+    """A backend that defines ``write_piece`` / ``ewise_piece`` gets a Vector's writes and
+    element-wise ops (``backends.piece_kernel``); one that does not gets numpy's."""
+    import gblas2d as gb
+    from gblas2d.local import backends, piece
+
+    name = backends.backend_name()
+    assert backends.piece_kernel("write_piece") is piece.write
+    assert backends.piece_kernel("ewise_piece") is piece.ewise
+    calls = []
+
+    def counted(kernel, reference):
+        def run(*args, **kwargs):
+            calls.append(kernel)
+            return reference(*args, **kwargs)
+        return run
+
+    try:
+        for kernel, reference in (("write_piece", piece.write), ("ewise_piece", piece.ewise)):
+            monkeypatch.setattr(backends.get(), kernel, counted(kernel, reference),
+                                raising=False)
+        backends.set_backend(name)
+        v = gb.Vector.from_coo([0, 2], [1.0, 2.0], size=4)
+        w = gb.Vector.from_coo([2, 3], [5.0, 1.0], size=4)
+        u = (v + w).new()
+        u(accum=gb.binary.plus) << v
+        assert calls.count("ewise_piece") >= 1 and calls.count("write_piece") >= 1
+        assert u.to_coo()[1].tolist() == [2.0, 9.0, 1.0]
+    finally:
+        monkeypatch.undo()
+        backends.set_backend(name)
+    assert backends.piece_kernel("write_piece") is piece.write

@@ -16,7 +16,7 @@ from _io_helpers import agreed, assert_agreed, grid, same_entries
 import gblas2d as gb
 from gblas2d import binary
 from gblas2d.exceptions import IndexOutOfBound, InvalidValue
-from gblas2d.io import edgelist, read_edgelist
+from gblas2d.io import edgelist, graphio, read_edgelist
 
 
 def write(directory, name, text):
@@ -214,7 +214,7 @@ def test_each_rank_reads_only_its_own_lines(shared_dir):
     holds the whole file, and each holds about its 1/P of it."""
     text = "".join(f"{k} {k * 7 % 1000}\n" for k in range(300)) + "299 0"  # no last newline
     path = write(shared_dir, "ranges.txt", text)
-    mine = edgelist._my_text(path, grid(), True)
+    mine = graphio.my_text(path, grid())
     texts = grid().comm.allgather_object(mine)
     assert b"".join(texts) == text.encode()
     assert all(t == b"" or t.endswith(b"\n") for t in texts[:-1])

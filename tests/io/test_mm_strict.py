@@ -63,3 +63,52 @@ def test_declared_sizes_are_checked_before_anything_is_allocated(shared_dir, dat
     with pytest.raises(InvalidValue, match=what) as exc:
         mmread(write(shared_dir, "sized.mtx", data))
     assert_agreed(exc, InvalidValue)
+
+
+FILLER = b"% a comment line among the data\n" * 40
+
+
+@pytest.mark.parametrize("body,line,what", [
+    (b"1 1 4\n2 2 2.5\n3 3 1\n", 5, "not an integer"),
+    (b"1 1 4\n2 2\n3 3 1\n", 5, "2 values where a coordinate integer entry has 3"),
+    (b"1 1 4\n2 x 7\n3 3 1\n", 5, "Invalid integer value"),
+    (b"1 1 4\n2 9 7\n3 3 1\n", 5, "Column index out of bounds"),
+    (b"1 1 4\n2 2 7\n3 3 1\n3 2 1\n", None, "4 entries, more than the 3"),
+    (b"1 1 4\n2 2 7\n", None, "Truncated file"),
+])
+def test_a_problem_after_other_ranks_lines_keeps_its_line(shared_dir, body, line, what):
+    """Forty comment lines before the entries: the ranks split the data among them, and the
+    line blamed is counted over the lines of the ranges before its own."""
+    path = write(shared_dir, "late.mtx", HEADER + FILLER + body)
+    expected = what if line is None else f"line {line + 40}: .*{what}"
+    with pytest.raises(InvalidValue, match=expected) as exc:
+        mmread(path)
+    assert_agreed(exc, InvalidValue)
+
+
+def test_a_large_file_read_in_parallel_matches_scipy(shared_dir):
+    """Entries spread over every rank's range, a comment among them, a symmetric file mirrored
+    by each rank, and a header longer than the first read of it: what scipy reads."""
+    import numpy as np
+    import scipy.io
+
+    rng = np.random.default_rng(4)
+    n = 300
+    rows, cols = rng.integers(1, n + 1, 3000), rng.integers(1, n + 1, 3000)
+    keys = np.unique(np.maximum(rows, cols) * (n + 1) + np.minimum(rows, cols))
+    rows, cols = keys // (n + 1), keys % (n + 1)
+    values = rng.integers(-50, 50, len(keys))
+    lines = [b"%d %d %d" % e for e in zip(rows, cols, values, strict=True)]
+    lines[1000:1000] = [b"% a comment among the data"]
+    data = (b"%%MatrixMarket matrix coordinate integer symmetric\n" +
+            b"% a long header\n" * 5000 + b"%d %d %d\n" % (n, n, len(keys)) +
+            b"\n".join(lines) + b"\n")
+    path = write(shared_dir, "large.mtx", data)
+    A = mmread(path)
+    # scipy reads the file without its comment line (it takes none among the data)
+    clean = write(shared_dir, "clean.mtx", data.replace(b"% a comment among the data\n", b""))
+    want = scipy.io.mmread(clean).tocoo()
+    r, c, v = A.to_coo()
+    order = np.lexsort((want.col, want.row))
+    assert A.nvals == want.nnz > len(keys) and np.array_equal(r, want.row[order])
+    assert np.array_equal(c, want.col[order]) and np.array_equal(v, want.data[order])

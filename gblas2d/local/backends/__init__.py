@@ -25,6 +25,13 @@ out_dtype)``
 ``transpose_block(block)``
     the transpose of a block that is the whole matrix (one rank), as a new ``Block``.
 
+A Vector's piece has two kernels, ``write_piece(c, t, mask, accum, replace, *, t_masked)``
+(GraphBLAS's write on pieces, returning a ``piece.Write``) and ``ewise_piece(a, b, binop,
+kind, in_types, out_type, defaults)``; ``piece_kernel(name)`` gives the one in use. A backend
+defines them to hold pieces its own way; numpy's are ``piece.write`` and ``piece.ewise``.
+Apply and select on pieces and blocks run the op's ``evaluate``, which takes either array
+module's arrays (``semirings/_arrays.py``).
+
 And what the plan asks of each backend:
 
 ``accepts(kernel, *args, **kwargs)``
@@ -63,10 +70,11 @@ from ...semirings.dtypes import lookup_dtype
 from . import device
 from . import numpy as reference
 
-__all__ = ["BACKENDS", "adopt", "available", "backend_name", "device", "get", "held_bytes",
-           "plan", "run", "set_backend", "threads_per_rank"]
+__all__ = ["BACKENDS", "PIECE_KERNELS", "adopt", "available", "backend_name", "device", "get",
+           "held_bytes", "piece_kernel", "plan", "run", "set_backend", "threads_per_rank"]
 
 BACKENDS = ("numpy", "suitesparse", "array", "cupy")
+PIECE_KERNELS = ("write_piece", "ewise_piece")
 _current = {}
 
 
@@ -93,6 +101,8 @@ def set_backend(name):
         module.use("cupy" if name == "cupy" else "host")
     _current["module"] = module
     _current["name"] = name
+    _current["pieces"] = {kernel: getattr(module, kernel, getattr(reference, kernel))
+                          for kernel in PIECE_KERNELS}
 
 
 _NEEDS = {"suitesparse": "the 'suitesparse' backend needs python-graphblas (a dependency of "
@@ -140,6 +150,15 @@ def plan(kernel, *args, push_edges=0, **kwargs):
     if not chosen.accepts(kernel, *args, **kwargs):
         chosen = reference
     return getattr(chosen, kernel)
+
+
+def piece_kernel(kernel):
+    """The function that runs piece ``kernel`` (one of ``PIECE_KERNELS``): the backend's own
+    where it defines one, else numpy's. It is chosen with the backend, not per call as
+    ``plan`` chooses: a BFS level writes a few pieces of a few entries, where a plan's 1.5 µs
+    a call would cost as much as some of the writes."""
+    get()
+    return _current["pieces"][kernel]
 
 
 def run(kernel, *args, push_edges=0, **kwargs):

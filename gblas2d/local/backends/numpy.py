@@ -30,12 +30,13 @@ from ..keys import (
     unique_sorted,
     write_sorted,
 )
+from ..piece import ewise as ewise_piece
+from ..piece import write as write_piece
 from . import compiled
 
-__all__ = ["SCIPY_DENSE_PULL", "SMALL_PUSH", "accepts", "adopt", "ewise_block", "held_bytes",
-           "scipy_operand",
-           "select_values", "small_push_in_numpy", "spgemm", "spmv", "spmv_scipy",
-           "transpose_block", "write_block"]
+__all__ = ["SCIPY_DENSE_PULL", "SMALL_PUSH", "accepts", "adopt", "ewise_block", "ewise_piece",
+           "held_bytes", "scipy_operand", "select_values", "small_push_in_numpy", "spgemm",
+           "spmv", "spmv_scipy", "transpose_block", "write_block", "write_piece"]
 
 # An unmasked plus_times/first/second pull goes to scipy's compiled CSR product.
 SCIPY_DENSE_PULL = True

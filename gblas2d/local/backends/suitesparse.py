@@ -223,7 +223,11 @@ def spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset,
     if direction == "pull":
         outputs = _matrix(block, "rows" if orient == "mxv" else "cols")
         expr = xv.vxm(outputs.T, op) if x_first else outputs.mxv(xv, op)
-        method = "dot"
+        # SuiteSparse 9.4's dot product gives the output index a positional op reads (firsti
+        # of A x, secondj of x A') as its place in a hypersparse matrix's list of rows, not
+        # the row; its saxpy gives the row.
+        method = "saxpy" if _reads_output_index(semiring, x_first) and \
+            outputs.ss.format.startswith("hyper") else "dot"
     else:
         inputs = _matrix(block, "cols" if orient == "mxv" else "rows")
         expr = xv.vxm(inputs, op) if x_first else inputs.T.mxv(xv, op)
@@ -247,6 +251,12 @@ def spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset,
     if semiring.binaryop.index_aware:
         vals = vals + _index_offset(semiring.binaryop.name, x_first, out_offset, in_offset)
     return idx, vals.astype(out_dtype, copy=False)
+
+
+def _reads_output_index(semiring, x_first):
+    """Whether the product's multiply is the positional op that reads its output's index."""
+    return semiring.binaryop.index_aware and \
+        semiring.binaryop.name.rstrip("1") == ("secondj" if x_first else "firsti")
 
 
 def _block_of(matrix, *, keep):
@@ -292,18 +302,23 @@ def spgemm(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask
     gb_b = grb.Matrix.ss.import_csr(nrows=a.ncols, ncols=b_ncols, indptr=b_ptr,
                                     col_indices=b_cols, values=b_vals, sorted_cols=True)
     expr = _matrix(a, "rows").mxm(gb_b, _grb_semiring(semiring))
+    # As in spmv: SuiteSparse's dot product, which it may choose, gives the output's row
+    # (firsti) or column (secondj) wrong when A or B is hypersparse, as B' may become.
+    reads_output = semiring.binaryop.index_aware and \
+        semiring.binaryop.name.rstrip("1") in ("firsti", "secondj")
+    kwargs = dict(_THREADS_KW, **({"axb_method": "saxpy"} if reads_output else {}))
     if mask is None:
-        out = expr.new(**_THREADS_KW)
+        out = expr.new(**kwargs)
     else:
         on = _matrix(mask.block, "rows") if mask.block.nvals else None
         out = grb.Matrix(expr.dtype, a.nrows, b_ncols)
         if on is None:
             # An empty mask allows nothing, or everything when complemented.
             if mask.complement:
-                out(**_THREADS_KW) << expr
+                out(**kwargs) << expr
         else:
             m = on.S if mask.structure else on.V
-            out(mask=~m if mask.complement else m, **_THREADS_KW) << expr
+            out(mask=~m if mask.complement else m, **kwargs) << expr
     block = _block_of(out, keep=False)
     if semiring.binaryop.index_aware:
         offset = {"firsti": a_row_offset, "firstj": inner_offset, "secondi": inner_offset,
