@@ -12,6 +12,23 @@ import time
 import numpy as np
 
 
+def resident():
+    """This process's resident memory now, in bytes (Linux)."""
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def peak():
+    """This process's peak resident memory so far, in bytes (Linux reports KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def outside_mpi_env():
+    """The environment without the MPI launcher's variables: a child process started with it
+    runs on its own, not as a rank of this job."""
+    return {k: v for k, v in os.environ.items() if not k.startswith(("PMI_", "MPI_", "HYDRA_"))}
+
+
 def peak_rss_mib():
     """This process's peak resident set size (Linux reports KiB)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0

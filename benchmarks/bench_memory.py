@@ -16,23 +16,15 @@ Results go to ``benchmarks/results/memory_scale<S>_<P>ranks.json``.
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import time
 
 import numpy as np
+from _common import outside_mpi_env, peak, resident
 
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
 
-
-def resident():
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-
-
-def peak():
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
 def warm_up(gb_module, make_matrix):
@@ -117,8 +109,7 @@ def main():
     peers = []
     if args.peer == "graphblas":
         # A process of its own, outside the MPI job (it must not join rank 0's).
-        env = {k: v for k, v in os.environ.items()
-               if not k.startswith(("PMI_", "MPI_", "HYDRA_"))}
+        env = outside_mpi_env()
         done = subprocess.run([sys.executable, __file__, "--scale", str(args.scale),
                                "--source", str(args.source), "--engine", "graphblas"],
                               capture_output=True, text=True, env=env, check=True)
