@@ -9,7 +9,7 @@ import numpy as np
 
 from ..local.keys import block_keys, keys_fit, run_starts
 
-__all__ = ["fetch", "reduce_duplicates", "to_blocks", "to_owners"]
+__all__ = ["ask", "fetch", "reduce_duplicates", "to_blocks", "to_owners"]
 
 
 # Up to this many owners, entries are grouped by one pass an owner, not by a sort.
@@ -73,14 +73,22 @@ def fetch(grid, size, targets, lo, piece):
     it needs and answers the requests it gets: two alltoallv rounds.
     """
     targets = np.asarray(targets, dtype=np.int64)
-    comm = grid.comm
-    if comm.size == 1:
+    if grid.comm.size == 1:
         return piece.lookup(targets - lo)
-    order, counts = _by_owner(grid.owner(size, targets), comm.size)
-    asked, asked_counts = comm.exchange(targets[order], counts)
-    answer_found, answer_vals = piece.lookup(asked - lo)
-    found = np.empty(len(targets), dtype=bool)
-    vals = np.empty(len(targets), dtype=piece.dtype)
+    return ask(grid, grid.owner(size, targets), targets, lambda asked: piece.lookup(asked - lo),
+               piece.dtype)
+
+
+def ask(grid, owners, questions, answer, dtype):
+    """Collective. Send question e to rank ``owners[e]``, which answers all it got at once
+    (``answer(asked)``: (found, values of ``dtype``) aligned with ``asked``); returns (found,
+    values) aligned with ``questions``. Two alltoallv rounds."""
+    comm = grid.comm
+    order, counts = _by_owner(owners, comm.size)
+    asked, asked_counts = comm.exchange(questions[order], counts)
+    answer_found, answer_vals = answer(asked)
+    found = np.empty(len(questions), dtype=bool)
+    vals = np.empty(len(questions), dtype=dtype)
     found[order] = comm.exchange(answer_found, asked_counts)[0]
     vals[order] = comm.exchange(answer_vals, asked_counts)[0]
     return found, vals

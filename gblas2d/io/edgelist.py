@@ -81,7 +81,7 @@ def _edgelist_problem(path, text, comments, ncol, exc, first=1):
     return InvalidValue(f"{path}: {exc}")
 
 
-def _columns(path, first, weighted):
+def columns(path, first, weighted):
     """The column count of every line: the first data line's (``first``: its number, line and
     column count, or None for a file with no data)."""
     if first is None:
@@ -96,13 +96,13 @@ def _columns(path, first, weighted):
     return ncol
 
 
-def _first_line(data, comments):
+def first_line(data, comments):
     """(number within ``data``, line, column count) of its first data line, or None."""
     found = next(data_lines(data, comments), None)
     return None if found is None else (found[0], found[1], len(found[2]))
 
 
-class _Parsed:
+class Parsed:
     """One text's edges, parsed a piece at a time: per piece its (src, dst, weights) and the
     byte offset and line number it starts at; ``problem`` is the first line numpy could not
     read (an exception), after which nothing more is parsed."""
@@ -134,6 +134,14 @@ class _Parsed:
                                 edges["c2"] if use_weights else None, lo, hi, line))
             line += text.count(b"\n")
 
+    def where(self, k):
+        """(line number, line) of this text's data line k (0-based), found in its piece."""
+        for src, _, _, lo, hi, line in self.pieces:
+            if k < len(src):
+                return line_of(self.data[lo:hi], self.comments, k, line)
+            k -= len(src)
+        raise IndexError(k)
+
     def ids(self, pick):
         """``pick(src, dst)`` of every piece, joined."""
         parts = [pick(src, dst) for src, dst, *_ in self.pieces]
@@ -159,10 +167,10 @@ def edge_table(path, weighted, comments):
     dst, weights), ``data`` the file's bytes (``line_of`` reads them) and the weights the
     third column (float64) when ``weighted`` or, for None, when there is one; else None."""
     data = read_bytes(path)
-    first = _first_line(data, comments)
-    ncol = _columns(path, first, weighted)
+    first = first_line(data, comments)
+    ncol = columns(path, first, weighted)
     use_weights = ncol >= 3 if weighted is None else weighted
-    parsed = _Parsed(path, data, comments, ncol, use_weights, 1)
+    parsed = Parsed(path, data, comments, ncol, use_weights, 1)
     if parsed.problem is not None:
         raise parsed.problem
     src, dst = parsed.ids(lambda s, d: s), parsed.ids(lambda s, d: d)
@@ -353,13 +361,13 @@ def read_edgelist(path, *, base=0, weighted=None, nrows=None, symmetric=False,
         data = my_text(path, grid) if split else read_bytes(path) if grid.rank == 0 else b""
     # Each range's newlines number the next ranges' lines; its first data line may be the
     # file's, whose column count every line must have.
-    heard = grid.comm.allgather_object((data.count(b"\n"), _first_line(data, comments)))
+    heard = grid.comm.allgather_object((data.count(b"\n"), first_line(data, comments)))
     starts = np.cumsum([1] + [count for count, _ in heard])
     first = next(((starts[r] + found[0] - 1, *found[1:]) for r, (_, found) in enumerate(heard)
                   if found is not None), None)
-    ncol = _columns(path, first, weighted)
+    ncol = columns(path, first, weighted)
     use_weights = ncol >= 3 if weighted is None else weighted
-    parsed = _Parsed(path, data, comments, ncol, use_weights, int(starts[grid.rank]))
+    parsed = Parsed(path, data, comments, ncol, use_weights, int(starts[grid.rank]))
     data = None  # parsed holds it until the edges leave
     told, ids = _local_problems(path, parsed, base, relabel, nrows)
     base, n, numbered = _agree(grid.comm.allgather_object(told), base, nrows, relabel)

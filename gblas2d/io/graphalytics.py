@@ -6,24 +6,30 @@ contiguous. The edge file lists ``src dst`` or ``src dst weight`` per line; an u
 lists each edge once. The properties file (Java properties) says whether the graph is directed
 (``graph.NAME.directed = true``). Vertex i of the Matrix is the i-th id in ascending order.
 
-As Matrix Market files (graphio.py), rank 0 reads and checks the files and sends every rank
-its entries; failures are raised on every rank with the same class and message.
+A vertex file in ascending order (as Graphalytics writes them) is read in parallel: each rank
+parses the lines that start in its 1/P of each file's bytes, vertex i is the i-th id counted
+over the ranks in order, and each rank asks the ranks holding its edges' endpoints for their
+positions. A vertex file in another order is read by rank 0, which sorts the ids and sends
+every rank its entries. Failures, the file's first, are raised on every rank with the same
+class and message.
 """
 
 import io
+import itertools
 import os
 import re
 import warnings
 
 import numpy as np
 
+from ..distributed import redistribute as redist
 from ..distributed.grid import collective, default_grid
 from ..exceptions import InvalidValue
 from ..semirings.dtypes import lookup_dtype
 from ..surface.matrix import Matrix
 from ..surface.vector import Vector
-from .edgelist import both_ways, data_lines, edge_table, line_of
-from .graphio import excerpt, on_root, read_bytes
+from .edgelist import Parsed, both_ways, columns, data_lines, edge_table, first_line, line_of
+from .graphio import excerpt, my_text, on_root, read_bytes
 
 __all__ = ["graphalytics_files", "read_graphalytics"]
 
@@ -92,9 +98,10 @@ def _direction(path, name, directed):
     return says
 
 
-def _vertex_problem(path, text, reason):
-    """The error for the first vertex line numpy could not read (found by rereading it)."""
-    for number, line, fields in data_lines(text, ""):
+def _vertex_problem(path, text, reason, first=1):
+    """The error for the first vertex line numpy could not read (found by rereading it);
+    ``text``'s first line is number ``first``."""
+    for number, line, fields in data_lines(text, "", first):
         where = f"{path}: line {number}"
         if len(fields) != 1:
             return InvalidValue(f"{where}: {len(fields)} values where a vertex line holds one "
@@ -108,9 +115,9 @@ def _vertex_problem(path, text, reason):
     return InvalidValue(f"{path}: {reason}")
 
 
-def _vertex_ids(path):
-    """Rank 0's reading of the vertex file: its ids in ascending order, each listed once."""
-    data = read_bytes(path)
+def _parse_ids(path, data, first=1):
+    """The ids of vertex-file text whose first line is number ``first``, in file order: each
+    line one integer, none negative."""
     try:
         with warnings.catch_warnings():
             # numpy warns about an empty file; no vertices is a valid (empty) graph
@@ -118,14 +125,21 @@ def _vertex_ids(path):
             table = np.loadtxt(io.BytesIO(data), dtype=np.int64, ndmin=2, comments=None,
                                encoding="latin-1")
     except ValueError as exc:
-        raise _vertex_problem(path, data.decode("latin-1"), exc) from exc
+        raise _vertex_problem(path, data, exc, first) from exc
     if table.shape[1] != 1:
-        raise _vertex_problem(path, data.decode("latin-1"), "a line holds more than one id")
+        raise _vertex_problem(path, data, "a line holds more than one id", first)
     ids = table[:, 0]
     negative = np.flatnonzero(ids < 0)
     if len(negative):
-        number, _ = line_of(data.decode("latin-1"), "", negative[0])
+        number, _ = line_of(data, "", negative[0], first)
         raise InvalidValue(f"{path}: line {number}: negative vertex id {ids[negative[0]]}")
+    return ids
+
+
+def _vertex_ids(path):
+    """Rank 0's reading of the vertex file: its ids in ascending order, each listed once."""
+    data = read_bytes(path)
+    ids = _parse_ids(path, data)
     if np.all(ids[1:] > ids[:-1]):
         # ascending, as Graphalytics writes them: nothing to sort or repeat
         return ids
@@ -135,12 +149,97 @@ def _vertex_ids(path):
     if len(repeats):
         # the stable sort keeps equal ids in line order: the first line that repeats one
         k = int(order[repeats + 1].min())
-        text = data.decode("latin-1")
-        first, _ = line_of(text, "", int(np.flatnonzero(ids == ids[k])[0]))
-        number, line = line_of(text, "", k)
+        first, _ = line_of(data, "", int(np.flatnonzero(ids == ids[k])[0]))
+        number, line = line_of(data, "", k)
         raise InvalidValue(f"{path}: line {number}: vertex id {ids[k]} is listed again (first "
                            f"on line {first}): '{excerpt(line)}'")
     return ascending
+
+
+class _Vertices:
+    """This rank's share of an ascending vertex file: its ids, the position of the first, and
+    where every id lives (the first id of each nonempty share, and its rank)."""
+
+    def __init__(self, ids, offset, n, firsts, ranks):
+        self.ids, self.offset, self.n = ids, offset, n
+        self.firsts, self.ranks = np.asarray(firsts, np.int64), np.asarray(ranks, np.int64)
+
+    def owners(self, vertices):
+        """The rank whose share would hold each of ``vertices``."""
+        if not len(self.ranks):
+            return np.zeros(len(vertices), np.int64)
+        at = np.searchsorted(self.firsts, vertices, side="right") - 1
+        return self.ranks[np.maximum(at, 0)]
+
+    def answer(self, asked):
+        """(listed, position) of each id asked of this rank."""
+        at, listed = _positions(self.ids, asked)
+        return listed, at + self.offset
+
+
+def _vertex_share(path, grid):
+    """Collective. This rank's share of the vertex file (the lines that start in its 1/P of
+    the bytes) when the file lists its ids in ascending order, as Graphalytics writes them, as
+    ``_Vertices``; None when it does not (rank 0 then sorts them). A malformed line, the
+    file's first, is raised on every rank."""
+    with grid.comm.agreed():
+        data = my_text(path, grid)
+    counts = grid.comm.allgather_object(data.count(b"\n"))
+    problem, ids = None, np.empty(0, np.int64)
+    try:
+        ids = _parse_ids(path, data, 1 + sum(counts[:grid.rank]))
+    except InvalidValue as exc:
+        problem = exc
+    ends = (int(ids[0]), int(ids[-1])) if len(ids) else None
+    heard = grid.comm.allgather_object((problem, len(ids), ends,
+                                        bool(np.all(ids[1:] > ids[:-1]))))
+    for problem, *_ in heard:
+        if problem is not None:
+            raise problem
+    shares = [(rank, ends) for rank, (_, _, ends, _) in enumerate(heard) if ends is not None]
+    if not all(ascending for *_, ascending in heard) or \
+            any(left[1][1] >= right[1][0] for left, right in itertools.pairwise(shares)):
+        return None
+    sizes = [size for _, size, _, _ in heard]
+    return _Vertices(ids, sum(sizes[:grid.rank]), sum(sizes),
+                     [ends[0] for _, ends in shares], [rank for rank, _ in shares])
+
+
+def _edge_share(path, vertex_path, grid, weighted, vertices):
+    """Collective. This rank's edges (the lines that start in its 1/P of the edge file's
+    bytes) as positions among the vertices: (rows, cols, weights or None). A malformed line,
+    then an endpoint not listed in the vertex file, the file's first, is raised on every
+    rank."""
+    with grid.comm.agreed():
+        data = my_text(path, grid)
+    heard = grid.comm.allgather_object((data.count(b"\n"), first_line(data, "")))
+    starts = np.cumsum([1] + [count for count, _ in heard])
+    first = next(((starts[r] + found[0] - 1, *found[1:]) for r, (_, found) in enumerate(heard)
+                  if found is not None), None)
+    ncol = columns(path, first, weighted)
+    use_weights = ncol >= 3 if weighted is None else weighted
+    parsed = Parsed(path, data, "", ncol, use_weights, int(starts[grid.rank]))
+    src, dst = parsed.ids(lambda s, d: s), parsed.ids(lambda s, d: d)
+    ends = np.concatenate([src, dst])
+    listed, at = redist.ask(grid, vertices.owners(ends), ends, vertices.answer, np.int64) \
+        if grid.nprocs > 1 else vertices.answer(ends)
+    rows, cols = at[:len(src)], at[len(src):]
+    unlisted = np.flatnonzero(~(listed[:len(src)] & listed[len(src):]))
+    problem = None
+    if len(unlisted) and parsed.problem is None:
+        k = int(unlisted[0])
+        number, line = parsed.where(k)
+        problem = InvalidValue(f"{path}: line {number}: vertex "
+                               f"{src[k] if not listed[k] else dst[k]} is not listed in "
+                               f"{vertex_path}: '{excerpt(line)}'")
+    heard = grid.comm.allgather_object((parsed.problem, problem))
+    for kind in (0, 1):
+        for problems in heard:
+            if problems[kind] is not None:
+                raise problems[kind]
+    weights = np.concatenate([p[2] for p in parsed.pieces] or [np.empty(0)]) \
+        if use_weights else None
+    return rows, cols, weights
 
 
 def _positions(ids, vertices):
@@ -151,11 +250,10 @@ def _positions(ids, vertices):
     return at, ids[np.minimum(at, len(ids) - 1)] == vertices
 
 
-def _entries(files, directed, weighted, dtype):
-    """Rank 0's reading: (rows, cols, values, ids, (n, directed, dtype name))."""
-    vertex_file, edge_file, properties_file = files
-    name = os.path.basename(properties_file)[:-len(".properties")]
-    directed = _direction(properties_file, name, directed)
+def _entries(files, weighted):
+    """Rank 0's reading of a graph whose vertex file is not in ascending order: (rows, cols,
+    weights or None, ids)."""
+    vertex_file, edge_file, _ = files
     ids = _vertex_ids(vertex_file)
     text, src, dst, weights = edge_table(edge_file, weighted, "")
     rows, src_listed = _positions(ids, src)
@@ -167,11 +265,7 @@ def _entries(files, directed, weighted, dtype):
         raise InvalidValue(f"{edge_file}: line {number}: vertex "
                            f"{src[k] if not src_listed[k] else dst[k]} is not listed in "
                            f"{vertex_file}: '{excerpt(line)}'")
-    out_type = dtype or lookup_dtype("BOOL" if weights is None else "FP64")
-    with np.errstate(all="ignore"):
-        values = np.ones(len(rows), dtype=out_type.np_type) if weights is None else \
-            weights.astype(out_type.np_type)
-    return rows, cols, values, ids, (len(ids), directed, out_type.name)
+    return rows, cols, weights, ids
 
 
 @collective
@@ -181,8 +275,9 @@ def read_graphalytics(path, *, directed=None, weighted=None, dtype=None, name=No
 
     Vertex i is the i-th id of the vertex file in ascending order; every edge endpoint must be
     listed there. An undirected graph's edges, listed once, are entered both ways (a self-loop
-    once) and the Matrix is marked symmetric. Rank 0 reads the files and sends each rank its
-    entries and its part of the ids; no other rank holds them all.
+    once) and the Matrix is marked symmetric. Every rank reads its share of the files' lines
+    when the vertex file is in ascending order; rank 0 reads them otherwise. No rank holds the
+    whole edge list or every id.
 
     Parameters
     ----------
@@ -229,26 +324,39 @@ def read_graphalytics(path, *, directed=None, weighted=None, dtype=None, name=No
     grid = grid or default_grid()
     dtype = None if dtype is None else lookup_dtype(dtype)
     files = graphalytics_files(path)
-    read = on_root(grid, lambda: _entries(files, directed, weighted, dtype))
-    n, directed, type_name = grid.comm.bcast_object(read[4] if grid.rank == 0 else None)
-    out_type = lookup_dtype(type_name)
-    if grid.rank == 0:
-        src, dst, values, ids = read[:4]
+    vertex_file, edge_file, properties_file = files
+    graph = os.path.basename(properties_file)[:-len(".properties")]
+    directed = grid.comm.bcast_object(on_root(
+        grid, lambda: _direction(properties_file, graph, directed)))
+    vertices = _vertex_share(vertex_file, grid)
+    if vertices is not None:
+        rows, cols, weights = _edge_share(edge_file, vertex_file, grid, weighted, vertices)
+        n, ids, first = vertices.n, vertices.ids, vertices.offset
+        use_weights = grid.comm.allreduce(np.array([weights is not None], np.int64), "max")[0]
     else:
-        src, dst, ids = (np.empty(0, np.int64),) * 3
-        values = np.empty(0, out_type.np_type)
+        read = on_root(grid, lambda: _entries(files, weighted))
+        n, use_weights = grid.comm.bcast_object((len(read[3]), read[2] is not None)
+                                                if grid.rank == 0 else None)
+        rows, cols, weights, ids = read if grid.rank == 0 else \
+            ((np.empty(0, np.int64),) * 2 + (np.empty(0) if use_weights else None,
+                                             np.empty(0, np.int64)))
+        first = 0
+    out_type = dtype or lookup_dtype("FP64" if use_weights else "BOOL")
+    with np.errstate(all="ignore"):
+        values = np.ones(len(rows), dtype=out_type.np_type) if weights is None else \
+            weights.astype(out_type.np_type)
     if not directed:
-        src, dst, values = both_ways(src, dst, values)
+        rows, cols, values = both_ways(rows, cols, values)
     try:
-        A = Matrix.from_coo(src, dst, values, dtype=out_type, nrows=n, ncols=n, name=name,
-                            distributed=True, grid=grid)
+        A = Matrix.from_coo_chunks([(rows, cols, values)], nrows=n, ncols=n, dtype=out_type,
+                                   name=name, grid=grid)
     except InvalidValue as exc:
         both = "" if directed else " (in one direction: the graph is undirected)"
-        raise InvalidValue(f"{files[1]}: repeated edges; a Graphalytics edge file lists each "
+        raise InvalidValue(f"{edge_file}: repeated edges; a Graphalytics edge file lists each "
                            f"edge once{both}") from exc
     if not directed:
         # no repeats, so A is exactly its mirror image
         A.mark_symmetric()
-    ids = Vector.from_coo(np.arange(len(ids)), ids, dtype="INT64", size=n, distributed=True,
-                          grid=grid)
+    ids = Vector.from_coo(np.arange(first, first + len(ids)), ids, dtype="INT64", size=n,
+                          distributed=True, grid=grid)
     return A, ids

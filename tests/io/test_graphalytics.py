@@ -184,3 +184,37 @@ def test_missing_files_and_bad_options(shared_dir):
         with pytest.raises(ValueError) as exc:
             read_graphalytics(prefix, **options)
         assert_agreed(exc, ValueError)
+
+
+@pytest.mark.parametrize("order", ["ascending", "shuffled"])
+@pytest.mark.parametrize("directed", [True, False])
+def test_a_larger_graph_matches_networkx_read_in_parallel_or_on_rank_0(shared_dir, order,
+                                                                      directed):
+    """A vertex file in ascending order is read in parallel (each rank its lines, the
+    endpoints' positions asked of the ranks holding them); shuffled, rank 0 sorts it. Both
+    give networkx's graph, and an endpoint missing from the vertex file deep in the edge
+    file is blamed by its line."""
+    rng = np.random.default_rng(8)
+    ids = np.unique(rng.integers(0, 1 << 50, 400))
+    listed = ids if order == "ascending" else rng.permutation(ids)
+    a, b = rng.choice(ids, 1500), rng.choice(ids, 1500)
+    pairs = np.unique(np.stack([np.minimum(a, b), np.maximum(a, b)], axis=1), axis=0)
+    weights = np.round(rng.random(len(pairs)) * 10, 3)
+    edges = [(int(u), int(v), float(w)) for (u, v), w in zip(pairs, weights, strict=True)]
+    vertex_text = "".join(f"{i}\n" for i in listed)
+    name = f"big-{order}-{directed}"
+    prefix = write(shared_dir, name, v=vertex_text, e=edge_text(edges),
+                   properties=directed_line(name, directed))
+    A, got_ids = read_graphalytics(prefix)
+    G = nx.DiGraph() if directed else nx.Graph()
+    G.add_nodes_from(ids.tolist())
+    G.add_weighted_edges_from(edges)
+    M = nx.to_scipy_sparse_array(G, nodelist=ids.tolist(), weight="weight").tocoo()
+    assert agreed(same_entries(A, M.row, M.col, M.data, "FP64"))
+    assert got_ids.to_coo()[1].tolist() == ids.tolist()
+    edges[1000] = (int(ids[3]), 5, 1.0)  # 5 is no vertex
+    bad = write(shared_dir, name + "-bad", v=vertex_text, e=edge_text(edges),
+                properties=directed_line(name + "-bad", directed))
+    with pytest.raises(InvalidValue, match=r"line 1001: vertex 5 is not listed in") as exc:
+        read_graphalytics(bad)
+    assert_agreed(exc, InvalidValue)
