@@ -1,14 +1,16 @@
 """Reading a graph file: gblas2d's parallel readers at any rank count beside python-graphblas
 on the same file: for an edge list what its user writes (numpy's loadtxt, then
-``Matrix.from_coo``), for Matrix Market its own ``graphblas.io.mmread``.
+``Matrix.from_coo``), for Matrix Market its own ``graphblas.io.mmread``, for a Graphalytics
+graph (which it cannot read) loadtxt of both files and a searchsorted of the ids.
 
     python benchmarks/bench_read.py --scale 20
     mpiexec -n 2 python benchmarks/bench_read.py --scale 20 --format mtx
 
 Rank 0 writes R-MAT's edges (``rmat_edges``, edge factor 16) once to ``--path``: one
-``src<TAB>dst`` line an edge, or a Matrix Market ``coordinate pattern general`` file of the
-distinct edges. gblas2d reads it with ``read_edgelist`` or ``mmread`` (every rank its own
-lines); the peer runs in a process of its own, so one engine's peak is not the other's, with
+``src<TAB>dst`` line an edge; a Matrix Market ``coordinate pattern general`` file of the
+distinct edges; or a directed Graphalytics graph of them, its ids 3i + 1 in ascending order.
+gblas2d reads it with ``read_edgelist``, ``mmread`` or ``read_graphalytics`` (every rank its
+own lines); the peer runs in a process of its own, so one engine's peak is not the other's, with
 one SuiteSparse thread and scipy's Matrix Market parser at one thread (gblas2d gives it
 ``GBLAS2D_THREADS`` a rank). Per rank: seconds, and the peak resident memory while reading, less the
 process's resident memory after a warm-up (the interpreter, numpy, SciPy and SuiteSparse's
@@ -30,11 +32,37 @@ RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
 
 
 
+def write_lines(f, src, dst):
+    """``src<TAB>dst`` lines, a batch at a time."""
+    for k in range(0, len(src), 1 << 20):
+        part = np.char.add(np.char.add(src[k:k + (1 << 20)].astype(str), "\t"),
+                           dst[k:k + (1 << 20)].astype(str))
+        f.write("\n".join(part.tolist()) + "\n")
+
+
+def write_graphalytics(prefix, src, dst):
+    """A directed Graphalytics graph of these edges, each listed once, the vertex ids (those
+    with an edge, times 3 plus 1: not 0..n-1) in ascending order."""
+    name = os.path.basename(prefix)
+    keys = np.unique(src * (int(max(src.max(), dst.max())) + 1) + dst) if len(src) else src
+    width = int(max(src.max(), dst.max())) + 1 if len(src) else 1
+    src, dst = keys // width * 3 + 1, keys % width * 3 + 1
+    with open(prefix + ".v", "w") as f:
+        f.write("\n".join(np.unique(np.concatenate([src, dst])).astype(str).tolist()) + "\n")
+    with open(prefix + ".e", "w") as f:
+        write_lines(f, src, dst)
+    with open(prefix + ".properties", "w") as f:
+        f.write(f"graph.{name}.directed = true\n")
+
+
 def write_file(path, scale, form):
     """R-MAT ``scale``'s edges, a batch of lines at a time."""
     import gblas2d as gb
 
     src, dst = gb.generators.rmat_edges(scale, 16)
+    if form == "graphalytics":
+        write_graphalytics(path, src, dst)
+        return
     with open(path + ".tmp", "w") as f:
         if form == "mtx":
             keys = np.unique(src * (1 << scale) + dst)
@@ -44,24 +72,29 @@ def write_file(path, scale, form):
             src, dst = src + 1, dst + 1
         else:
             f.write(f"# R-MAT scale {scale}, edge factor 16\n")
-        for k in range(0, len(src), 1 << 20):
-            part = np.char.add(np.char.add(src[k:k + (1 << 20)].astype(str), "\t"),
-                               dst[k:k + (1 << 20)].astype(str))
-            f.write("\n".join(part.tolist()) + "\n")
+        write_lines(f, src, dst)
     os.replace(path + ".tmp", path)
 
 
 def reader(form):
     """gblas2d's reader of the format, with the options the peer matches."""
-    from gblas2d.io import mmread, read_edgelist
+    from gblas2d.io import mmread, read_edgelist, read_graphalytics
 
     if form == "mtx":
         return mmread
+    if form == "graphalytics":
+        return lambda path: read_graphalytics(path)[0]
     return lambda path: read_edgelist(path, dtype="BOOL")
 
 
-WARM = {"mtx": "%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n2 3\n",
-        "edgelist": "0 1\n1 2\n"}
+def write_warm(path, form):
+    """A tiny file of the format, read first so no import is timed."""
+    if form == "graphalytics":
+        write_graphalytics(path, np.array([0, 1]), np.array([1, 2]))
+        return
+    with open(path, "w") as f:
+        f.write("%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n2 3\n"
+                if form == "mtx" else "0 1\n1 2\n")
 
 
 def run_gblas2d(path, repeat, form):
@@ -99,6 +132,11 @@ def run_peer(path, repeat, form):
             # scipy's parser, which python-graphblas calls, at one thread too
             with threadpool_limits(limits=1, user_api="scipy"):
                 return grb.io.mmread(name)
+        if form == "graphalytics":
+            ids = np.loadtxt(name + ".v", dtype=np.int64, ndmin=1)
+            edges = np.searchsorted(ids, np.loadtxt(name + ".e", dtype=np.int64, ndmin=2))
+            return grb.Matrix.from_coo(edges[:, 0], edges[:, 1], True, nrows=len(ids),
+                                       ncols=len(ids))
         edges = np.loadtxt(name, dtype=np.int64, ndmin=2)
         n = int(edges.max()) + 1 if len(edges) else 0
         # a scalar value: repeats are ignored (python-graphblas allows no dup_op with it)
@@ -113,22 +151,27 @@ def run_peer(path, repeat, form):
         best = min(best, time.perf_counter() - start)
     return [{"rank": 0, "entries": A.nvals, "nvals": A.nvals, "seconds": best,
              "peak_B_per_entry": (peak() - base) / max(A.nvals, 1),
-             "note": "graphblas.io.mmread" if form == "mtx" else
-             "np.loadtxt, then Matrix.from_coo(rows, cols, True)"}]
+             "note": {"mtx": "graphblas.io.mmread",
+                      "graphalytics": "np.loadtxt of both files, np.searchsorted, then "
+                                      "Matrix.from_coo(rows, cols, True)"}.get(
+                 form, "np.loadtxt, then Matrix.from_coo(rows, cols, True)")}]
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=int, default=18)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--format", choices=["edgelist", "mtx"], default="edgelist")
+    parser.add_argument("--format", choices=["edgelist", "mtx", "graphalytics"],
+                        default="edgelist")
     parser.add_argument("--path", default=None,
-                        help="the file (default: /tmp/gblas2d_rmat<S>.txt or .mtx, written once)")
+                        help="the file (default: /tmp/gblas2d_rmat<S>.txt, .mtx or _ga.v/.e/"
+                             ".properties, written once)")
     parser.add_argument("--peer", choices=["graphblas", "none"], default="graphblas")
     parser.add_argument("--engine", choices=["gblas2d", "graphblas"], default="gblas2d",
                         help=argparse.SUPPRESS)
     args = parser.parse_args()
-    path = args.path or f"/tmp/gblas2d_rmat{args.scale}.{'mtx' if args.format == 'mtx' else 'txt'}"
+    suffix = {"mtx": ".mtx", "graphalytics": "_ga"}.get(args.format, ".txt")
+    path = args.path or f"/tmp/gblas2d_rmat{args.scale}{suffix}"
     if args.engine == "graphblas":
         print(json.dumps(run_peer(path, args.repeat, args.format)))
         return
@@ -136,10 +179,9 @@ def main():
 
     comm = gb.default_grid().comm
     if comm.rank == 0:
-        if not os.path.exists(path):
+        if not os.path.exists(path + (".e" if args.format == "graphalytics" else "")):
             write_file(path, args.scale, args.format)
-        with open(path + ".warm", "w") as f:
-            f.write(WARM[args.format])
+        write_warm(path + ".warm", args.format)
     comm.barrier()
     rank, rows = run_gblas2d(path, args.repeat, args.format)
     if rank:
@@ -154,7 +196,8 @@ def main():
                               capture_output=True, text=True, env=env, check=True)
         peers = json.loads(done.stdout.strip().splitlines()[-1])
     nprocs = len(rows)
-    size = os.path.getsize(path)
+    size = sum(os.path.getsize(path + part) for part in
+               ((".v", ".e") if args.format == "graphalytics" else ("",)))
     print(f"{path}: {size / 2**20:.0f} MiB, {rows[0]['nvals']:,} entries; best of "
           f"{args.repeat}; peak bytes per local entry above the warmed-up interpreter")
     print(f"{'engine':<28}{'rank':>5}{'entries':>12}{'seconds':>9}{'peak B/entry':>14}")

@@ -134,11 +134,13 @@ class Parsed:
                                 edges["c2"] if use_weights else None, lo, hi, line))
             line += text.count(b"\n")
 
-    def where(self, k):
-        """(line number, line) of this text's data line k (0-based), found in its piece."""
+    def where(self, k, data=None):
+        """(line number, line) of this text's data line k (0-based), found in its piece;
+        ``data``: the text, when this let it go."""
         for src, _, _, lo, hi, line in self.pieces:
             if k < len(src):
-                return line_of(self.data[lo:hi], self.comments, k, line)
+                return line_of((self.data if data is None else data)[lo:hi], self.comments, k,
+                               line)
             k -= len(src)
         raise IndexError(k)
 

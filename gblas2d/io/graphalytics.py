@@ -219,27 +219,33 @@ def _edge_share(path, vertex_path, grid, weighted, vertices):
     ncol = columns(path, first, weighted)
     use_weights = ncol >= 3 if weighted is None else weighted
     parsed = Parsed(path, data, "", ncol, use_weights, int(starts[grid.rank]))
-    src, dst = parsed.ids(lambda s, d: s), parsed.ids(lambda s, d: d)
-    ends = np.concatenate([src, dst])
+    # The text goes before the endpoints travel (an error's line is read again), and so do
+    # the pieces' ids once joined: sources, then destinations.
+    data = parsed.data = None
+    ends = np.concatenate([p[0] for p in parsed.pieces] + [p[1] for p in parsed.pieces] or
+                          [np.empty(0, np.int64)])
+    weights = np.concatenate([p[2] for p in parsed.pieces] or [np.empty(0)]) \
+        if use_weights else None
+    # what ``where`` reads of a piece: how many lines, and where they are
+    parsed.pieces = [(np.broadcast_to(0, len(p[0])), None, None, *p[3:])
+                     for p in parsed.pieces]
+    half = len(ends) // 2
     listed, at = redist.ask(grid, vertices.owners(ends), ends, vertices.answer, np.int64) \
         if grid.nprocs > 1 else vertices.answer(ends)
-    rows, cols = at[:len(src)], at[len(src):]
-    unlisted = np.flatnonzero(~(listed[:len(src)] & listed[len(src):]))
+    unlisted = np.flatnonzero(~(listed[:half] & listed[half:]))
     problem = None
     if len(unlisted) and parsed.problem is None:
         k = int(unlisted[0])
-        number, line = parsed.where(k)
+        number, line = parsed.where(k, my_text(path, grid))
         problem = InvalidValue(f"{path}: line {number}: vertex "
-                               f"{src[k] if not listed[k] else dst[k]} is not listed in "
-                               f"{vertex_path}: '{excerpt(line)}'")
+                               f"{ends[k] if not listed[k] else ends[half + k]} is not listed "
+                               f"in {vertex_path}: '{excerpt(line)}'")
     heard = grid.comm.allgather_object((parsed.problem, problem))
     for kind in (0, 1):
         for problems in heard:
             if problems[kind] is not None:
                 raise problems[kind]
-    weights = np.concatenate([p[2] for p in parsed.pieces] or [np.empty(0)]) \
-        if use_weights else None
-    return rows, cols, weights
+    return at[:half], at[half:], weights
 
 
 def _positions(ids, vertices):
