@@ -338,7 +338,7 @@ def read_graphalytics(path, *, directed=None, weighted=None, dtype=None, name=No
     if vertices is not None:
         rows, cols, weights = _edge_share(edge_file, vertex_file, grid, weighted, vertices)
         n, ids, first = vertices.n, vertices.ids, vertices.offset
-        use_weights = grid.comm.allreduce(np.array([weights is not None], np.int64), "max")[0]
+        use_weights = weights is not None  # the first edge line's, on every rank
     else:
         read = on_root(grid, lambda: _entries(files, weighted))
         n, use_weights = grid.comm.bcast_object((len(read[3]), read[2] is not None)
