@@ -103,11 +103,12 @@ def first_line(data, comments):
 
 
 class Parsed:
-    """One text's edges, parsed a piece at a time: per piece its (src, dst, weights) and the
-    byte offset and line number it starts at; ``problem`` is the first line numpy could not
-    read (an exception), after which nothing more is parsed."""
+    """One text's edges, parsed a piece at a time: ``pieces`` holds each piece's (src, dst,
+    weights), ``spans`` its (lines of data, byte offsets lo and hi, number of its first line),
+    so a line can be found once the arrays are gone; ``problem`` is the first line numpy could
+    not read (an exception), after which nothing more is parsed."""
 
-    def __init__(self, path, data, comments, ncol, use_weights, first_line):
+    def __init__(self, path, data, comments, ncol, use_weights, first):
         self.data, self.comments = data, comments
         columns = [("src", np.int64), ("dst", np.int64)] + [(f"c{k}", np.float64)
                                                             for k in range(2, ncol)]
@@ -116,8 +117,8 @@ class Parsed:
         marks = [c for c in comments if ord(c) < 256]
         table = bytes.maketrans("".join(marks).encode("latin-1"),
                                 marks[0].encode("latin-1") * len(marks)) if marks else None
-        self.pieces, self.problem = [], None
-        line = first_line
+        self.pieces, self.spans, self.problem = [], [], None
+        line = first
         for lo, hi in _pieces(data):
             text = data[lo:hi]
             try:
@@ -131,23 +132,28 @@ class Parsed:
                 self.problem = _edgelist_problem(path, text, comments, ncol, exc, line)
                 break
             self.pieces.append((edges["src"], edges["dst"],
-                                edges["c2"] if use_weights else None, lo, hi, line))
+                                edges["c2"] if use_weights else None))
+            self.spans.append((len(edges), lo, hi, line))
             line += text.count(b"\n")
 
+    def line(self, piece, k, data=None):
+        """(line number, line) of data line k (0-based) of piece ``piece``; ``data``: the
+        text, when this let it go."""
+        _, lo, hi, first = self.spans[piece]
+        return line_of((self.data if data is None else data)[lo:hi], self.comments, k, first)
+
     def where(self, k, data=None):
-        """(line number, line) of this text's data line k (0-based), found in its piece;
-        ``data``: the text, when this let it go."""
-        for src, _, _, lo, hi, line in self.pieces:
-            if k < len(src):
-                return line_of((self.data if data is None else data)[lo:hi], self.comments, k,
-                               line)
-            k -= len(src)
+        """(line number, line) of this text's data line k (0-based), found in its piece."""
+        for piece, (count, *_) in enumerate(self.spans):
+            if k < count:
+                return self.line(piece, k, data)
+            k -= count
         raise IndexError(k)
 
-    def ids(self, pick):
-        """``pick(src, dst)`` of every piece, joined."""
-        parts = [pick(src, dst) for src, dst, *_ in self.pieces]
-        return np.concatenate(parts) if parts else np.empty(0, np.int64)
+    def column(self, k):
+        """Column k (0: sources, 1: destinations, 2: weights) of every piece, joined."""
+        parts = [piece[k] for piece in self.pieces]
+        return np.concatenate(parts) if parts else np.empty(0, np.float64 if k == 2 else np.int64)
 
 
 def _pieces(data):
@@ -175,10 +181,8 @@ def edge_table(path, weighted, comments):
     parsed = Parsed(path, data, comments, ncol, use_weights, 1)
     if parsed.problem is not None:
         raise parsed.problem
-    src, dst = parsed.ids(lambda s, d: s), parsed.ids(lambda s, d: d)
-    weights = np.concatenate([p[2] for p in parsed.pieces] or [np.empty(0)]) \
-        if use_weights else None
-    return data, src, dst, weights
+    return data, parsed.column(0), parsed.column(1), \
+        parsed.column(2) if use_weights else None
 
 
 def _local_problems(path, parsed, base, relabel, nrows):
@@ -194,14 +198,14 @@ def _local_problems(path, parsed, base, relabel, nrows):
     negative = zero = None
     high, low, top = [None, None], None, None
     # A piece at a time, so no array of the whole share is made beside the pieces.
-    for src, dst, _, lo, hi, line in parsed.pieces:
+    for piece, (src, dst, _) in enumerate(parsed.pieces):
         smaller, larger = np.minimum(src, dst), np.maximum(src, dst)
 
-        def where(hits, lo=lo, hi=hi, line=line):
+        def where(hits, piece=piece):
             """(index, line number, excerpt) of the piece's first hit, or None."""
             if not len(hits):
                 return None
-            number, text = line_of(parsed.data[lo:hi], parsed.comments, int(hits[0]), line)
+            number, text = parsed.line(piece, int(hits[0]))
             return int(hits[0]), number, excerpt(text)
 
         # A negative id is wrong under any base, so it is blamed first: base="auto" would pick
@@ -223,7 +227,7 @@ def _local_problems(path, parsed, base, relabel, nrows):
             top = max(int(larger.max()), top if top is not None else -1)
     ids = numbering = None
     if relabel and negative is None:
-        ids = np.unique(np.concatenate([parsed.ids(lambda s, d: s), parsed.ids(lambda s, d: d)]))
+        ids = np.unique(np.concatenate([parsed.column(0), parsed.column(1)]))
         numbering = (len(ids), relabel is True or
                      bool(len(ids) and int(ids[-1]) + 1 > SPARSE_IDS * len(ids)))
     return (None, negative, zero, tuple(high), low, top, numbering), ids
@@ -256,7 +260,7 @@ def _batches(parsed, base, ids, symmetric, use_weights, dtype):
     let go once its edges have left, and the text before the first."""
     parsed.data = None
     while parsed.pieces:
-        src, dst, weights, *_ = parsed.pieces.pop(0)
+        src, dst, weights = parsed.pieces.pop(0)
         if ids is not None:
             src, dst = np.searchsorted(ids, src), np.searchsorted(ids, dst)
         elif base:

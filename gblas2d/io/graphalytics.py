@@ -219,16 +219,12 @@ def _edge_share(path, vertex_path, grid, weighted, vertices):
     ncol = columns(path, first, weighted)
     use_weights = ncol >= 3 if weighted is None else weighted
     parsed = Parsed(path, data, "", ncol, use_weights, int(starts[grid.rank]))
-    # The text goes before the endpoints travel (an error's line is read again), and so do
-    # the pieces' ids once joined: sources, then destinations.
+    # The text and the pieces go before the endpoints travel (an error's line is read
+    # again): sources, then destinations, joined.
     data = parsed.data = None
-    ends = np.concatenate([p[0] for p in parsed.pieces] + [p[1] for p in parsed.pieces] or
-                          [np.empty(0, np.int64)])
-    weights = np.concatenate([p[2] for p in parsed.pieces] or [np.empty(0)]) \
-        if use_weights else None
-    # what ``where`` reads of a piece: how many lines, and where they are
-    parsed.pieces = [(np.broadcast_to(0, len(p[0])), None, None, *p[3:])
-                     for p in parsed.pieces]
+    ends = np.concatenate([parsed.column(0), parsed.column(1)])
+    weights = parsed.column(2) if use_weights else None
+    parsed.pieces = []
     half = len(ends) // 2
     listed, at = redist.ask(grid, vertices.owners(ends), ends, vertices.answer, np.int64) \
         if grid.nprocs > 1 else vertices.answer(ends)
@@ -343,9 +339,11 @@ def read_graphalytics(path, *, directed=None, weighted=None, dtype=None, name=No
         read = on_root(grid, lambda: _entries(files, weighted))
         n, use_weights = grid.comm.bcast_object((len(read[3]), read[2] is not None)
                                                 if grid.rank == 0 else None)
-        rows, cols, weights, ids = read if grid.rank == 0 else \
-            ((np.empty(0, np.int64),) * 2 + (np.empty(0) if use_weights else None,
-                                             np.empty(0, np.int64)))
+        if grid.rank == 0:
+            rows, cols, weights, ids = read
+        else:
+            rows = cols = ids = np.empty(0, np.int64)
+            weights = np.empty(0) if use_weights else None
         first = 0
     out_type = dtype or lookup_dtype("FP64" if use_weights else "BOOL")
     with np.errstate(all="ignore"):

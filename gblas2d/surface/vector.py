@@ -53,7 +53,6 @@ __all__ = ["Vector"]
 _names = iter(range(10**12))
 
 
-
 def _write_piece(c, t, mask, accum, replace, *, t_masked=False):
     """GraphBLAS's write on this rank's pieces, by the backend's piece kernel."""
     return backends.piece_kernel("write_piece")(c, t, mask, accum, replace, t_masked=t_masked)
@@ -62,6 +61,7 @@ def _write_piece(c, t, mask, accum, replace, *, t_masked=False):
 def _ewise_piece(a, b, binop, kind, in_types, out_type, defaults=(None, None)):
     """An element-wise op of two pieces, by the backend's piece kernel."""
     return backends.piece_kernel("ewise_piece")(a, b, binop, kind, in_types, out_type, defaults)
+
 
 class Vector(Container):
     """A distributed sparse vector.
@@ -375,8 +375,8 @@ class Vector(Container):
     def _write(self, result, t, mask, accum, replace):
         """Collective. ``C<M, replace> = accum(C, T)`` with this rank's piece ``t`` of the
         result, then the agreed nvals."""
-        self._commit(_write_piece(self._piece, t, None if mask is None else mask.local(), accum,
-                           replace, t_masked=result.masks_result))
+        self._commit(_write_piece(self._piece, t, None if mask is None else mask.local(),
+                                  accum, replace, t_masked=result.masks_result))
 
     def _identity_expr(self):
         snapshot = self._piece.copy()
@@ -399,8 +399,8 @@ class Vector(Container):
     def __delitem__(self, index):
         region = self._local_region(positions_of(self._size, index))
         nothing = Piece.empty(region.size, self.dtype.np_type)
-        self._commit(_write_piece(self._piece, nothing, PieceMask(region, True, False), None, False,
-                           t_masked=True))
+        self._commit(_write_piece(self._piece, nothing, PieceMask(region, True, False), None,
+                                  False, t_masked=True))
 
     def _local_region(self, positions):
         """The positions of this rank's piece among the global ``positions``, as a Piece."""
@@ -490,7 +490,8 @@ class Vector(Container):
             if accum is not None:
                 return _write_piece(c, t, None, accum, False)
             # C<region> = T: the region's positions become T's.
-            return _write_piece(c, t, PieceMask(region, True, False), None, False, t_masked=True)
+            return _write_piece(c, t, PieceMask(region, True, False), None, False,
+                                t_masked=True)
         if accum is not None:
             z = accumulated(c, t, accum)
         else:

@@ -226,8 +226,8 @@ def spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset,
         # SuiteSparse 9.4's dot product gives the output index a positional op reads (firsti
         # of A x, secondj of x A') as its place in a hypersparse matrix's list of rows, not
         # the row; its saxpy gives the row.
-        method = "saxpy" if _reads_output_index(semiring, x_first) and \
-            outputs.ss.format.startswith("hyper") else "dot"
+        reads_output = _position(semiring) == ("secondj" if x_first else "firsti")
+        method = "saxpy" if reads_output and outputs.ss.format.startswith("hyper") else "dot"
     else:
         inputs = _matrix(block, "cols" if orient == "mxv" else "rows")
         expr = xv.vxm(inputs, op) if x_first else inputs.T.mxv(xv, op)
@@ -253,10 +253,11 @@ def spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset,
     return idx, vals.astype(out_dtype, copy=False)
 
 
-def _reads_output_index(semiring, x_first):
-    """Whether the product's multiply is the positional op that reads its output's index."""
-    return semiring.binaryop.index_aware and \
-        semiring.binaryop.name.rstrip("1") == ("secondj" if x_first else "firsti")
+def _position(semiring):
+    """The index a positional multiply reads ("firsti", "firstj", "secondi" or "secondj", its
+    1-based form too), or None for a multiply of values."""
+    op = semiring.binaryop
+    return op.name.rstrip("1") if op.index_aware else None
 
 
 def _block_of(matrix, *, keep):
@@ -304,8 +305,7 @@ def spgemm(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask
     expr = _matrix(a, "rows").mxm(gb_b, _grb_semiring(semiring))
     # As in spmv: SuiteSparse's dot product, which it may choose, gives the output's row
     # (firsti) or column (secondj) wrong when A or B is hypersparse, as B' may become.
-    reads_output = semiring.binaryop.index_aware and \
-        semiring.binaryop.name.rstrip("1") in ("firsti", "secondj")
+    reads_output = _position(semiring) in ("firsti", "secondj")
     kwargs = dict(_THREADS_KW, **({"axb_method": "saxpy"} if reads_output else {}))
     if mask is None:
         out = expr.new(**kwargs)
@@ -320,9 +320,9 @@ def spgemm(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask
             m = on.S if mask.structure else on.V
             out(mask=~m if mask.complement else m, **kwargs) << expr
     block = _block_of(out, keep=False)
-    if semiring.binaryop.index_aware:
+    if _position(semiring) is not None:
         offset = {"firsti": a_row_offset, "firstj": inner_offset, "secondi": inner_offset,
-                  "secondj": 0}[semiring.binaryop.name.rstrip("1")]
+                  "secondj": 0}[_position(semiring)]
         if offset:
             block = block.with_values(block.values + offset)
     block.within_mask = mask is not None
