@@ -173,7 +173,7 @@ def _mxv(A, x, semiring, out_type, mask, opts, orient, x_first):
         # as a list, 18 ms as a bitmap); a push walks x's entries, as a list below 1/16.
         x_seg = x.piece if direction == "pull" else x.piece.compact()
         in_formats = ["local"]
-        x_idx = x_seg.entries()[0]
+        x_idx = None  # listed only if the push measure below needs it
     else:
         local_idx, local_vals = x.piece.entries()
         _, x_idx, x_vals, in_formats = ex.gather_segment(
@@ -186,10 +186,10 @@ def _mxv(A, x, semiring, out_type, mask, opts, orient, x_first):
         ids, in_ptr = block.pointers("cols" if orient == "mxv" else "rows")
         if counted and grid.nprocs == 1:
             block_push = int(work[0])  # one rank's block is the whole matrix: counted above
-        elif len(x_idx) == in_len:
+        elif x_seg.nvals == in_len:
             block_push = int(in_ptr[-1])
         else:
-            slots = locate(ids, x_idx)[0]
+            slots = locate(ids, x_seg.entries()[0] if x_idx is None else x_idx)[0]
             block_push = int((in_ptr[slots + 1] - in_ptr[slots]).sum())
 
     allowed = local_mask
@@ -211,21 +211,28 @@ def _mxv(A, x, semiring, out_type, mask, opts, orient, x_first):
             bits = ex.gather_bitmap(grid, n_out, local_mask.bitmap(), out_axis)
             allowed = PieceMask(Piece.from_bitmap(bits, bits), True, False)
 
-    out_idx, out_vals = backends.run(
+    partial = backends.run(
         "spmv", block, x_seg, semiring, push_edges=block_push, orient=orient, x_first=x_first,
         direction=direction, allowed=allowed, out_offset=out_offset, in_offset=in_offset,
         out_dtype=out_type.np_type)
 
-    idx, vals, out_formats = ex.fold_segment(grid, n_out, out_idx, out_vals, semiring.monoid,
-                                             out_type.np_type, out_axis, force)
-    if local_mask is not None and allowed is None:
-        # A push over a spread output segment: the owners apply the mask to what the fold
-        # brought (O(entries)), so that every product's piece is masked (``masks_result``).
-        keep = local_mask.allows(idx)
-        if not keep.all():
-            idx, vals = idx[keep], vals[keep]
-    lo, hi = grid.piece(n_out)
-    out = Piece.from_entries(hi - lo, idx, vals, out_type.np_type)
+    if grid.segment_is_local(out_axis):
+        # The block's outputs are this rank's piece, masked by the kernel: nothing to fold,
+        # and a kernel's bitmap is kept as it came.
+        out, out_formats = partial.stored(), ["local"]
+    else:
+        idx, vals, out_formats = ex.fold_segment(grid, n_out, *partial.entries(),
+                                                 semiring.monoid, out_type.np_type, out_axis,
+                                                 force)
+        if local_mask is not None and allowed is None:
+            # A push over a spread output segment: the owners apply the mask to what the
+            # fold brought (O(entries)), so that every product's piece is masked
+            # (``masks_result``).
+            keep = local_mask.allows(idx)
+            if not keep.all():
+                idx, vals = idx[keep], vals[keep]
+        lo, hi = grid.piece(n_out)
+        out = Piece.from_entries(hi - lo, idx, vals, out_type.np_type)
     if _tracers:
         after = _count_bytes()
         _emit({"op": asked, "read_as": orient, "semiring": semiring.name,
@@ -326,7 +333,7 @@ def _counted_work(A, x, local_mask, orient):
     if x.nvals == x.size:
         push_work = block.nvals
     else:
-        push_work = _piece_degrees(A, _other(orient)).at(x.piece.entries()[0])
+        push_work = _piece_degrees(A, _other(orient)).over(x.piece)
     if local_mask is None:
         pull_work = block.nvals
     else:

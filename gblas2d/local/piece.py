@@ -80,6 +80,18 @@ class Piece:
         return cls(size, dtype, idx=np.asarray(idx, dtype=np.int64), vals=vals)
 
     @classmethod
+    def listed(cls, size, idx, vals):
+        """A piece of sorted unique positions and values as a list, whatever its density
+        (a kernel's result, which the caller makes a bitmap or sends as it is)."""
+        return cls(size, vals.dtype, idx=idx, vals=vals)
+
+    @classmethod
+    def full(cls, values):
+        """A piece with an entry at every position, holding ``values`` (taken, not copied)."""
+        return cls(len(values), values.dtype, present=np.ones(len(values), dtype=bool),
+                   values=values, nvals=len(values))
+
+    @classmethod
     def from_bitmap(cls, present, values, nvals=None):
         """A piece from a bitmap and its values (taken, not copied, when dense)."""
         out = cls(len(present), values.dtype, present=present, values=values, nvals=nvals)
@@ -87,6 +99,16 @@ class Piece:
             idx = np.flatnonzero(present)
             return cls(out.size, values.dtype, idx=idx, vals=values[idx])
         return out
+
+    def stored(self):
+        """A kernel's fresh piece in the format a Vector stores a new one in (``from_entries``):
+        a bitmap above 1/64 density, else a list."""
+        if self.present is None:
+            return Piece.from_entries(self.size, self.idx, self.vals)
+        if _is_dense(self.nvals, self.size, False):
+            return self
+        idx = np.flatnonzero(self.present)
+        return Piece(self.size, self.dtype, idx=idx, vals=self.values[idx])
 
     def compact(self):
         """This piece as an operand: itself, or its entries as a sparse piece when it is a
@@ -127,8 +149,12 @@ class Piece:
     def dense_values(self, dtype=None):
         """Every position's value, 0 where missing (built for a sparse piece: O(size))."""
         dtype = self.dtype if dtype is None else np.dtype(dtype)
-        if self.present is not None:
+        if self.present is not None and self.nvals == self.size:
             return self.values.astype(dtype, copy=False)
+        if self.present is not None:
+            # A bitmap's absent positions hold arbitrary values (those of cleared entries).
+            with np.errstate(invalid="ignore"):
+                return np.where(self.present, self.values, 0).astype(dtype, copy=False)
         out = np.zeros(self.size, dtype=dtype)
         out[self.idx] = self.vals
         return out
@@ -352,11 +378,21 @@ def ewise(a, b, binop, kind, in_types, out_type, defaults=(None, None)):
         vals = binop.evaluate(av[found].astype(in_types[0], copy=False),
                               bv[found].astype(in_types[1], copy=False))
         return Piece.from_entries(a.size, idx[found], vals, out_type)
+    if a.is_bitmap and b.is_bitmap and a.is_full and b.is_full and _defined_everywhere(binop):
+        # Every position on both sides (PageRank's vectors): one pass of the op. Its result
+        # may be an operand's own array (``first``), which the new piece must not share.
+        av, bv = a.values.astype(in_types[0], copy=False), b.values.astype(in_types[1],
+                                                                            copy=False)
+        out = binop.evaluate(av, bv).astype(out_type, copy=False)
+        shared = np.may_share_memory(out, a.values) or np.may_share_memory(out, b.values)
+        return Piece.full(out.copy() if shared else out)
     if a.is_bitmap != b.is_bitmap and _defined_everywhere(binop):
         return _union_into_bitmap(a, b, binop, kind, in_types, out_type, defaults)
     if a.is_bitmap or b.is_bitmap:
         ap, bp = a.bitmap(), b.bitmap()
-        av, bv = a.dense_values(in_types[0]), b.dense_values(in_types[1])
+        # Every position's value, arbitrary where absent: read only where present.
+        av, bv = (p.values.astype(t, copy=False) if p.is_bitmap else p.dense_values(t)
+                  for p, t in ((a, in_types[0]), (b, in_types[1])))
         if _defined_everywhere(binop):
             return _ewise_whole(ap, av, bp, bv, binop, kind, out_type, defaults)
         both = ap & bp

@@ -462,18 +462,21 @@ class Vector(Container):
             except (TypeError, ValueError):
                 raise TypeError(f"Bad type for argument `value` in Vector assign: "
                                 f"{type_name(value)}") from None
+            # Under a plain mask only its positions can change: T is the scalar there.
+            plain = mask is not None and not mask.complement
             if value is None:
                 idx = np.empty(0, dtype=np.int64)
+            elif whole and not plain:
+                idx = None  # every position: T is full, made with no list of positions
             elif whole:
-                # Under a plain mask only its positions can change: T is the scalar there.
-                plain = mask is not None and not mask.complement
-                idx = local_mask.positions() if plain else np.arange(n_local, dtype=np.int64)
+                idx = local_mask.positions()
             else:
                 idx = region.entries()[0]
-            vals = np.full(len(idx), 0 if value is None else value, dtype=t_type.np_type)
+            vals = np.full(n_local if idx is None else len(idx), 0 if value is None else value,
+                           dtype=t_type.np_type)
         if accum is not None:
             check_domain(accum, self.dtype, t_type)
-        t = Piece.from_entries(n_local, idx, vals)
+        t = Piece.full(vals) if idx is None else Piece.from_entries(n_local, idx, vals)
         t_masked = whole and not isinstance(value, Vector) and mask is not None and \
             not mask.complement
         self._commit(self._assign_write(t, region, local_mask, accum, replace, t_masked))

@@ -33,6 +33,7 @@ from ...semirings import select as builtin_select
 from ...semirings.dtypes import lookup_dtype
 from ..block import Block
 from ..keys import ewise_sorted, keys_fit, write_sorted
+from ..piece import Piece
 from . import device
 from .numpy import scipy_operand
 
@@ -322,9 +323,10 @@ def _reduce_by_key(xp, keys, vals, monoid):
     return keys[first][runs], folded
 
 
-def _to_host(dev, idx, vals, out_dtype):
-    return dev.to_host(idx.astype(np.int64, copy=False)), \
-        dev.to_host(vals.astype(out_dtype, copy=False))
+def _to_host(dev, n_out, idx, vals, out_dtype):
+    """``spmv``'s result: a Piece on the host."""
+    return Piece.listed(n_out, dev.to_host(idx.astype(np.int64, copy=False)),
+                  dev.to_host(vals.astype(out_dtype, copy=False)))
 
 
 # ---- the kernels ----
@@ -355,7 +357,7 @@ def spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset,
         pos, owner, out = pos[keep], owner[keep], out[keep]
     prod = _multiply(xp, semiring, val[pos], x_vals[owner], lambda: out + out_offset,
                      lambda: x_idx[owner] + in_offset, x_first)
-    return _to_host(dev, *_fold(xp, out, prod, semiring.monoid, n_out), out_dtype)
+    return _to_host(dev, n_out, *_fold(xp, out, prod, semiring.monoid, n_out), out_dtype)
 
 
 def _pull(xp, dev, block, x, semiring, orient, x_first, allowed, out_offset, in_offset,
@@ -389,7 +391,7 @@ def _pull(xp, dev, block, x, semiring, orient, x_first, allowed, out_offset, in_
     prod = _multiply(xp, semiring, a_vals, _x_values(xp, values, inp, x.dtype),
                      lambda: out + out_offset,
                      lambda: inp + in_offset, x_first)
-    return _to_host(dev, *_fold(xp, out, prod, semiring.monoid, n_out), out_dtype)
+    return _to_host(dev, n_out, *_fold(xp, out, prod, semiring.monoid, n_out), out_dtype)
 
 
 def _pull_sparse(xp, dev, block, x, operand, by, ptr, ind, val, out_dtype, n_out):
@@ -404,7 +406,8 @@ def _pull_sparse(xp, dev, block, x, operand, by, ptr, ind, val, out_dtype, n_out
         mats[key] = (dev.sparse.csr_matrix((data, ind, ptr), shape=shape),)
     mat = mats[key][0]
     present, values = _dense(xp, dev, x, out_dtype)
-    y = mat @ values
+    # A bitmap's absent positions hold arbitrary values, which the product must not add in.
+    y = mat @ (values if x.is_full else xp.where(present, values, 0))
     if x.is_full:
         hit = ptr[1:] > ptr[:-1]
     else:
@@ -415,7 +418,7 @@ def _pull_sparse(xp, dev, block, x, operand, by, ptr, ind, val, out_dtype, n_out
                 (xp.ones(len(ind), dtype=out_dtype), ind, ptr), shape=mat.shape),)
         hit = (mats[pattern_key][0] @ present.astype(out_dtype)) > 0
     idx = xp.flatnonzero(hit)
-    return _to_host(dev, idx, y[idx], out_dtype)
+    return _to_host(dev, n_out, idx, y[idx], out_dtype)
 
 
 def spgemm(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask=None):

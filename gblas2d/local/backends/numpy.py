@@ -30,6 +30,7 @@ from ..keys import (
     unique_sorted,
     write_sorted,
 )
+from ..piece import Piece
 from ..piece import ewise as ewise_piece
 from ..piece import write as write_piece
 from . import compiled
@@ -100,7 +101,7 @@ def spmv_scipy(block, x, semiring, *, orient, x_first, direction, allowed, out_o
         # Structure, not values: a stored zero still makes its output present.
         hit = (block.scipy_pattern(orient) @ x_seg.bitmap().astype(np.int32)) > 0
     idx = np.flatnonzero(hit)
-    return idx, y[idx]
+    return Piece.listed(len(hit), idx, y[idx])
 
 
 # Monoids for which folding a value with itself gives it back.
@@ -133,7 +134,8 @@ def _multiply(semiring, a_vals, x_vals, out_g, in_g, x_first):
 
 def spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset, in_offset,
          out_dtype):
-    """Local masked ``y = B (+).(x) x`` for one block; returns sorted (out positions, values).
+    """Local masked ``y = B (+).(x) x`` for one block; returns a Piece over the block's
+    outputs (their sorted positions and values, as a list whatever their density).
 
     Parameters
     ----------
@@ -146,8 +148,15 @@ def spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset,
     out_offset, in_offset : global index of the block's first output / input (positional ops)
     out_dtype : the numpy type of the values returned
     """
+    n_out = block.nrows if orient == "mxv" else block.ncols
+    return Piece.listed(n_out, *_spmv(block, x, semiring, orient, x_first, direction, allowed,
+                                out_offset, in_offset, out_dtype, n_out))
+
+
+def _spmv(block, x, semiring, orient, x_first, direction, allowed, out_offset, in_offset,
+          out_dtype, n_out):
+    """``spmv``'s sorted (out positions, values)."""
     monoid = semiring.monoid
-    n_out = (block.nrows if orient == "mxv" else block.ncols)
     if direction == "pull":
         # Pull reads the storage by output (by rows for mxv, by columns for vxm), push the
         # other one. A hypersparse storage lists its outputs (``ids``); a plain one has them

@@ -1,0 +1,100 @@
+"""A bitmap piece's absent positions hold arbitrary values: an entry cleared in place keeps its
+old value there, and a product's bitmap result from SuiteSparse is taken over as it comes. No
+kernel may read them: products and element-wise ops answer as python-graphblas does whatever
+those positions hold, and a full piece's one-pass element-wise op shares no array with its
+operands.
+
+Local pieces and one-process products: these run only in the one-process session.
+"""
+
+import itertools
+
+import graphblas as G
+import numpy as np
+import pytest
+
+import gblas2d as gb
+from gblas2d import backends, binary
+from gblas2d.local.piece import Piece, ewise
+
+pytestmark = pytest.mark.serial_only
+
+SIZE = 300
+
+
+@pytest.fixture(params=["numpy", "suitesparse", "array"])
+def backend(request):
+    previous = backends.backend_name()
+    backends.set_backend(request.param)
+    yield request.param
+    backends.set_backend(previous)
+
+
+def littered(present, values):
+    """A bitmap piece of ``values`` where ``present``, with nan, inf and huge values where not."""
+    junk = np.resize(np.array([np.nan, np.inf, -np.inf, 1e308]), len(present))
+    return Piece(len(present), values.dtype, present=present.copy(),
+                 values=np.where(present, values, junk))
+
+
+@pytest.mark.parametrize("direction", ["pull", "push"])
+def test_a_product_never_reads_a_cleared_entry(backend, direction):
+    rng = np.random.default_rng(3)
+    n = SIZE
+    rows, cols = rng.integers(0, n, 4 * n), rng.integers(0, n, 4 * n)
+    weights = rng.integers(1, 5, 4 * n).astype(np.float64)
+    A = gb.Matrix.from_coo(rows, cols, weights, nrows=n, ncols=n, dup_op=gb.binary.plus)
+    x = gb.Vector.from_coo(np.arange(n), np.arange(1.0, n + 1), size=n)
+    cleared = rng.choice(n, n // 3, replace=False)
+    # Clearing in place leaves the old values at the cleared positions of x's bitmap.
+    x(gb.Vector.from_coo(cleared, True, size=n).S) << gb.Vector(gb.dtypes.FP64, n)
+    assert x._piece.is_bitmap and x.nvals == n - len(cleared)
+    y = gb.Vector(gb.dtypes.FP64, n)
+    y(direction=direction) << A.mxv(x, gb.semiring.plus_times)
+    GA = G.Matrix.from_coo(rows, cols, weights, nrows=n, ncols=n, dup_op=G.binary.plus)
+    Gx = G.Vector.from_coo(*x.to_coo(), size=n)
+    want_idx, want_vals = GA.mxv(Gx, G.semiring.plus_times).new().to_coo()
+    got_idx, got_vals = y.to_coo()
+    assert np.array_equal(got_idx, want_idx)
+    assert np.allclose(got_vals, want_vals, rtol=1e-12)
+
+
+def test_dense_values_are_zero_where_absent():
+    present = np.arange(SIZE) % 3 == 0
+    piece = littered(present, np.arange(SIZE, dtype=np.float64))
+    assert np.array_equal(piece.dense_values(), np.where(present, np.arange(SIZE), 0.0))
+
+
+@pytest.mark.parametrize("kind", ["mult", "add", "union"])
+@pytest.mark.parametrize("op", [binary.minus, binary.lt, binary.first])
+def test_elementwise_ops_never_read_absent_values(kind, op):
+    rng = np.random.default_rng(7)
+    ap, bp = rng.random(SIZE) < 0.5, rng.random(SIZE) < 0.4
+    av, bv = rng.random(SIZE), rng.random(SIZE)
+    out_type = np.dtype(bool) if op is binary.lt else np.dtype(np.float64)
+    out = ewise(littered(ap, av), littered(bp, bv), op, kind, (np.float64, np.float64),
+                out_type, (0.25, 0.75))
+    both = op.evaluate(av, bv)
+    if kind == "mult":
+        want_p, want_v = ap & bp, both
+    else:
+        lone_a = op.evaluate(av, np.full(SIZE, 0.75)) if kind == "union" else av
+        lone_b = op.evaluate(np.full(SIZE, 0.25), bv) if kind == "union" else bv
+        want_p = ap | bp
+        want_v = np.where(ap & bp, both, np.where(ap, lone_a, lone_b))
+    assert np.array_equal(out.bitmap(), want_p) and out.nvals == np.count_nonzero(want_p)
+    assert np.array_equal(out.dense_values()[want_p], want_v[want_p].astype(out_type))
+
+
+@pytest.mark.parametrize("kind,op", itertools.product(["mult", "add", "union"],
+                                                      [binary.first, binary.second, binary.plus]))
+def test_full_pieces_combine_into_arrays_of_their_own(kind, op):
+    a = Piece.full(np.arange(SIZE, dtype=np.float64))
+    b = Piece.full(np.arange(SIZE, dtype=np.float64)[::-1].copy())
+    out = ewise(a, b, op, kind, (np.float64, np.float64), np.float64, (0.0, 0.0))
+    assert out.nvals == SIZE and out.is_full
+    assert np.array_equal(out.values, op.evaluate(a.values, b.values))
+    assert not np.shares_memory(out.values, a.values)
+    assert not np.shares_memory(out.values, b.values)
+    out.values[:] = -1  # writing the result in place leaves both operands as they were
+    assert a.values[1] == 1 and b.values[1] == SIZE - 2
