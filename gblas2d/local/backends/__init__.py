@@ -7,8 +7,9 @@ The kernels, each with the same arguments in every backend:
 
 ``spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset, in_offset,
 out_dtype)``
-    the local masked product of ``distributed.products.MatVec``; returns sorted output
-    positions and their values, of ``out_dtype``.
+    the local masked product of ``distributed.products.MatVec``; returns a ``Piece`` over the
+    block's outputs, values of ``out_dtype``: a list (``Piece.listed``) or, where the backend
+    made one, a bitmap or full piece, which the product keeps when it folds nothing.
 ``ewise_block(a, b, binop, kind, in_types, out_type, defaults)``
     an element-wise op of two blocks ("mult", "add" or "union"); returns a Block, or sorted
     keys (row * ncols + col) and values.

@@ -215,8 +215,8 @@ def _vector(piece):
 
 def spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset, in_offset,
          out_dtype):
-    """The local masked product (the interface of ``backends``): sorted output positions and
-    their values, of ``out_dtype``."""
+    """The local masked product (the interface of ``backends``): a Piece of the outputs, in
+    the format SuiteSparse left them in, values of ``out_dtype``."""
     # Pull reads the matrix whose rows are the product's outputs, push the one whose rows are
     # its inputs: for mxv the block by rows and by columns, for vxm the other way round.
     op = _grb_semiring(semiring)
