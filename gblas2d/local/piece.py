@@ -199,6 +199,13 @@ class Piece:
         return Piece.from_entries(self.size, idx[keep], vals[keep], self.dtype,
                                   was_bitmap=self.is_bitmap)
 
+    def shares_memory(self, other):
+        """Whether any array of this piece may share memory with one of ``other``'s."""
+        mine = [a for a in (self.idx, self.vals, self.present, self.values) if a is not None]
+        theirs = [a for a in (other.idx, other.vals, other.present, other.values)
+                  if a is not None]
+        return any(np.may_share_memory(a, b) for a in mine for b in theirs)
+
     def copy(self):
         if self.present is None:
             return Piece(self.size, self.dtype, idx=self.idx.copy(), vals=self.vals.copy())
@@ -303,7 +310,9 @@ def write(c, t, mask, accum, replace, *, t_masked=False):
     bitmap.
     """
     dtype = c.dtype
-    if mask is not None and not t_masked:
+    # ``C<T.S> = T`` (SSSP's ``d(q.S) << q``): T is its own mask, its positions the mask's.
+    own_mask = mask is not None and mask.on is t and not mask.complement
+    if mask is not None and not t_masked and not own_mask:
         # Only T's allowed entries can reach the output. A bitmap T is masked bit by bit: a
         # streaming pass instead of gathers through its entries.
         if t.is_bitmap:
@@ -319,9 +328,10 @@ def write(c, t, mask, accum, replace, *, t_masked=False):
         # (A mask, no replace.) Allowed positions become T's, the rest keep C's: a patch of
         # the mask's positions.
         t_idx, t_vals = t.entries()
-        clear = mask.positions()
+        clear = t_idx if own_mask else mask.positions()
         nvals = c.nvals - int(np.count_nonzero(c.present[clear])) + len(t_idx)
-        return Write.patching(c, nvals, clear, t_idx, t_vals.astype(dtype, copy=False))
+        return Write.patching(c, nvals, t_idx[:0] if own_mask else clear, t_idx,
+                              t_vals.astype(dtype, copy=False))
     if accum is not None and c.is_bitmap and not t.is_bitmap and (mask is None or not replace):
         # C outside the mask stays, and inside it under accum: T accumulated in place.
         return _accumulate(c, t, accum, dtype)

@@ -221,11 +221,15 @@ class VectorExpression(VectorAutoMethods, Infix, _Expression):
     """A lazy Vector result; ``compute(mask, opts)`` returns this rank's ``Piece``. Reading
     what a Vector has (``nvals``, ``isequal``, ``to_coo``, ...) computes it (``_automethods``)."""
 
-    def __init__(self, method, args, dtype, size, compute, grid, *, masks_result=False, **kw):
+    def __init__(self, method, args, dtype, size, compute, grid, *, masks_result=False,
+                 borrows=False, **kw):
         super().__init__(method, args, dtype, compute, grid, **kw)
         self.size = size
         # whether compute's piece holds only what the output's mask allows (a product's)
         self.masks_result = masks_result
+        # whether compute's piece is another Vector's own, which the output may read but
+        # not keep
+        self.borrows = borrows
 
     @property
     def shape(self):

@@ -375,13 +375,19 @@ class Vector(Container):
     def _write(self, result, t, mask, accum, replace):
         """Collective. ``C<M, replace> = accum(C, T)`` with this rank's piece ``t`` of the
         result, then the agreed nvals."""
-        self._commit(_write_piece(self._piece, t, None if mask is None else mask.local(),
-                                  accum, replace, t_masked=result.masks_result))
+        change = _write_piece(self._piece, t, None if mask is None else mask.local(), accum,
+                              replace, t_masked=result.masks_result)
+        if result.borrows and change.piece is not None and change.piece.shares_memory(t):
+            # The new piece holds the source Vector's arrays (``C = T``): its own copy.
+            change.piece = change.piece.copy()
+        self._commit(change)
 
     def _identity_expr(self):
-        snapshot = self._piece.copy()
+        # Written at once (``_result_of``): the write reads this Vector's piece as it stands,
+        # and copies only what the output would keep of it (``d(q.S) << q`` patches d from q
+        # with no copy of q).
         return VectorExpression("identity", (self,), self.dtype, self._size,
-                                lambda mask, opts: snapshot, self.grid)
+                                lambda mask, opts: self._piece, self.grid, borrows=True)
 
     def __getitem__(self, index):
         return (VectorElement if one_position(index) else VectorExtract)(self, index)

@@ -2,7 +2,8 @@
 old value there, and a product's bitmap result from SuiteSparse is taken over as it comes. No
 kernel may read them: products and element-wise ops answer as python-graphblas does whatever
 those positions hold, and a full piece's one-pass element-wise op shares no array with its
-operands.
+operands. Nor may two Vectors share a piece's arrays: writing one Vector into another reads the
+source's piece as it stands, so the output keeps a copy of what it takes, never the arrays.
 
 Local pieces and one-process products: these run only in the one-process session.
 """
@@ -98,3 +99,31 @@ def test_full_pieces_combine_into_arrays_of_their_own(kind, op):
     assert not np.shares_memory(out.values, b.values)
     out.values[:] = -1  # writing the result in place leaves both operands as they were
     assert a.values[1] == 1 and b.values[1] == SIZE - 2
+
+
+@pytest.mark.parametrize("fmt", ["list", "bitmap"])
+@pytest.mark.parametrize("statement", ["d << q", "d(q.S) << q", "d(q.S, replace=True) << q",
+                                       "d(accum=gb.binary.plus) << q", "q(q.S) << q",
+                                       "d(~q.S) << q"])
+def test_a_vector_written_into_another_shares_no_arrays_with_it(fmt, statement):
+    n = SIZE
+    at = np.arange(0, n, 2) if fmt == "bitmap" else np.array([1, 7, 50])
+    q = gb.Vector.from_coo(at, np.arange(1.0, len(at) + 1), size=n)
+    d = gb.Vector.from_coo(np.arange(0, n, 3), -np.arange(1.0, n // 3 + 1), size=n)
+    assert q._piece.is_bitmap == (fmt == "bitmap")
+    Gq, Gd = (G.Vector.from_coo(*v.to_coo(), size=n) for v in (q, d))
+    exec(statement, {"gb": G, "q": Gq, "d": Gd})
+    exec(statement, {"gb": gb, "q": q, "d": d})
+    for ours, theirs in ((q, Gq), (d, Gd)):
+        assert np.array_equal(ours.to_coo()[0], theirs.to_coo()[0])
+        assert np.array_equal(ours.to_coo()[1], theirs.to_coo()[1])
+    # Writing either one in place (a bitmap is patched) leaves the other as it was.
+    q_before, d_before = q.to_coo(), d.to_coo()
+    d[0] << 12345.0
+    d(accum=gb.binary.plus) << gb.Vector.from_coo([2], [0.5], size=n)
+    assert all(np.array_equal(a, b) for a, b in zip(q.to_coo(), q_before, strict=True))
+    d_now = d.to_coo()
+    q[0] << -5.0
+    q(accum=gb.binary.plus) << gb.Vector.from_coo([2], [0.25], size=n)
+    assert all(np.array_equal(a, b) for a, b in zip(d.to_coo(), d_now, strict=True))
+    assert d_now[1][0] == 12345.0 and d.nvals >= d_before[0].size
