@@ -206,6 +206,21 @@ class Piece:
                   if a is not None]
         return any(np.may_share_memory(a, b) for a in mine for b in theirs)
 
+    def kept(self, test):
+        """A new piece of the entries whose values pass ``test`` (values -> bools). A bitmap
+        is tested over whole arrays, its absent positions too, so ``test`` must take any value
+        (a builtin comparison): three streaming passes, where listing its entries first takes
+        gathers and builds the bitmap again."""
+        if self.present is None:
+            return self.select(np.asarray(test(self.vals)).astype(bool, copy=False))
+        keep = self.present & np.asarray(test(self.values)).astype(bool, copy=False)
+        nvals = int(np.count_nonzero(keep))
+        if _is_dense(nvals, self.size, True):
+            return Piece(self.size, self.dtype, present=keep, values=self.values.copy(),
+                         nvals=nvals)
+        idx = np.flatnonzero(keep)
+        return Piece(self.size, self.dtype, idx=idx, vals=self.values[idx])
+
     def copy(self):
         if self.present is None:
             return Piece(self.size, self.dtype, idx=self.idx.copy(), vals=self.vals.copy())

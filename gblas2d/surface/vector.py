@@ -17,6 +17,7 @@ from ..exceptions import IndexOutOfBound, InvalidValue
 from ..local import backends
 from ..local.piece import Piece, PieceMask, Write, accumulated
 from ..semirings import binary, monoid, semiring
+from ..semirings import select as builtin_select
 from ..semirings.dtypes import FP64, lookup_dtype
 from . import build as _build
 from . import random as _random
@@ -381,6 +382,12 @@ class Vector(Container):
             # The new piece holds the source Vector's arrays (``C = T``): its own copy.
             change.piece = change.piece.copy()
         self._commit(change)
+
+    def _select_values(self, op, thunk):
+        if getattr(builtin_select, op.name, None) is op:
+            # A builtin comparison takes any value: a bitmap is tested over whole arrays.
+            return self._piece.kept(lambda values: op.evaluate(values, None, None, thunk))
+        return super()._select_values(op, thunk)
 
     def _identity_expr(self):
         # Written at once (``_result_of``): the write reads this Vector's piece as it stands,

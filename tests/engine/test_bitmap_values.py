@@ -127,3 +127,25 @@ def test_a_vector_written_into_another_shares_no_arrays_with_it(fmt, statement):
     q(accum=gb.binary.plus) << gb.Vector.from_coo([2], [0.25], size=n)
     assert all(np.array_equal(a, b) for a, b in zip(d.to_coo(), d_now, strict=True))
     assert d_now[1][0] == 12345.0 and d.nvals >= d_before[0].size
+
+
+@pytest.mark.parametrize("op,thunk", [("<", 0.5), (">=", 0.25), ("==", 3.0), ("!=", 3.0),
+                                      ("index<=", 100)])
+def test_select_on_a_bitmap_never_keeps_a_cleared_entry(op, thunk):
+    rng = np.random.default_rng(9)
+    n = SIZE
+    values = rng.random(n)
+    values[::7] = 3.0
+    v = gb.Vector.from_coo(np.arange(n), values, size=n)
+    cleared = rng.choice(n, n // 2, replace=False)
+    v(gb.Vector.from_coo(cleared, True, size=n).S) << gb.Vector(gb.dtypes.FP64, n)
+    assert v._piece.is_bitmap
+    Gv = G.Vector.from_coo(*v.to_coo(), size=n)
+    got, want = v.select(op, thunk).new(), Gv.select(op, thunk).new()
+    assert np.array_equal(got.to_coo()[0], want.to_coo()[0])
+    assert np.array_equal(got.to_coo()[1], want.to_coo()[1])
+    # the selection is a Vector of its own: writing it leaves v as it was
+    before = v.to_coo()
+    if got.nvals:
+        got[int(got.to_coo()[0][0])] << -1.0
+    assert all(np.array_equal(a, b) for a, b in zip(v.to_coo(), before, strict=True))
