@@ -1,20 +1,19 @@
 """Edge lists (SNAP style): ``read_edgelist``, and the parsing the Graphalytics reader shares.
 
-A plain file is read in parallel. Rank k takes the whole lines that start in the k-th of P
-equal byte ranges of the file, parses them a piece at a time (numpy's loadtxt, ``PIECE``
-bytes a call), and its edges travel to their owners a piece at a time
-(``Matrix.from_coo_chunks``): no rank holds the whole file or the whole edge list. Two small
-gathers settle what needs the whole file: the first data line's column count and each
-range's first line number, then the smallest and largest id and the first bad line. The
+A file is read in parallel. Rank k takes the whole lines that start in the k-th of P equal
+byte ranges of the file (of its gunzipped text for a ``.gz`` file), parses them a piece at a
+time (numpy's loadtxt, ``PIECE`` bytes a call), and its edges travel to their owners a piece
+at a time (``Matrix.from_coo_chunks``): no rank holds the whole file or the whole edge list.
+Two small gathers settle what needs the whole file: the first data line's column count and
+each range's first line number, then the smallest and largest id and the first bad line. The
 ranges are in file order, so the bad line blamed is the file's first, whatever P.
 
-A gzipped file, a file object, and ``relabel`` (which numbers the distinct ids of the whole
-file) are read by rank 0 alone, through the same parsing.
+A file object and ``relabel`` (which numbers the distinct ids of the whole file) are read by
+rank 0 alone, through the same parsing.
 """
 
 import io
 import itertools
-import os
 import re
 import warnings
 
@@ -293,8 +292,8 @@ def read_edgelist(path, *, base=0, weighted=None, nrows=None, symmetric=False,
     the end of its line is ignored, and so are blank lines. Self-loops are kept.
 
     Every rank reads and parses its share of the file's lines (numpy's loadtxt) and sends the
-    edges to their owners a piece at a time, so no rank holds the whole file. A ``.gz`` file,
-    a file object and ``relabel`` are read by rank 0 alone.
+    edges to their owners a piece at a time, so no rank holds the whole file, gzipped or not.
+    A file object and ``relabel`` are read by rank 0 alone.
 
     Parameters
     ----------
@@ -361,7 +360,7 @@ def read_edgelist(path, *, base=0, weighted=None, nrows=None, symmetric=False,
     grid = grid or default_grid()
     out_type = lookup_dtype("FP64" if dtype is None else dtype)
     nrows = None if nrows is None else int(nrows)
-    split = not relabel and not hasattr(path, "read") and not os.fspath(path).endswith(".gz")
+    split = not relabel and not hasattr(path, "read")
     with grid.comm.agreed():
         # the whole file on rank 0 and nothing elsewhere, unless split
         data = my_text(path, grid) if split else read_bytes(path) if grid.rank == 0 else b""

@@ -6,8 +6,9 @@ Every function here is collective. A coordinate Matrix Market file is read in pa
 reads the lines before the data, then every rank checks and parses (scipy's parser, with its
 share of the node's threads) the lines that start in its 1/P of the data's bytes and sends the
 entries to their owners, so no rank holds the whole file; the first problem in the file is
-raised on every rank. An array file, a gzipped file and a file object are read by rank 0 alone,
-which sends every rank its entries. Writers gather the entries to rank 0, which writes a temporary
+raised on every rank; a gzipped file's ranks each gunzip the stream and keep their share of
+its text. An array file and a file object are read by rank 0 alone, which sends every rank
+its entries. Writers gather the entries to rank 0, which writes a temporary
 file beside the target and renames it into place, so nobody sees half a file. The binary format
 is read in parallel: each rank reads the run of entries of its row block from the memory-mapped
 file and keeps its own.
@@ -67,22 +68,32 @@ def excerpt(line, width=60):
     return "".join(c if " " <= c <= "~" else f"\\x{ord(c):02x}" for c in short)
 
 
+def gzipped(path):
+    """Whether ``path`` names a gzipped file (its name ends in ``.gz``)."""
+    return not hasattr(path, "read") and os.fspath(path).endswith(".gz")
+
+
+@contextlib.contextmanager
+def opened(path):
+    """The file for reading its (gunzipped) bytes; a corrupt gzip stream raises InvalidValue
+    and an OSError names the path, wherever in the ``with`` block they happen."""
+    try:
+        with (gzip.open if gzipped(path) else open)(path, "rb") as f:
+            yield f
+    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
+        raise InvalidValue(f"{path}: not a valid gzip file ({exc})") from exc
+    except OSError as exc:
+        raise os_error(path, exc) from exc
+
+
 def read_bytes(path):
     """The file's bytes, gunzipped when the name ends in ``.gz``; or what a file object
     (opened by the caller) reads."""
     if hasattr(path, "read"):
         data = path.read()
         return data.encode() if isinstance(data, str) else data
-    try:
-        if os.fspath(path).endswith(".gz"):
-            with gzip.open(path, "rb") as f:
-                return f.read()
-        with open(path, "rb") as f:
-            return f.read()
-    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
-        raise InvalidValue(f"{path}: not a valid gzip file ({exc})") from exc
-    except OSError as exc:
-        raise os_error(path, exc) from exc
+    with opened(path) as f:
+        return f.read()
 
 
 def _line_start(f, pos):
@@ -102,16 +113,58 @@ def _line_start(f, pos):
 
 def my_text(path, grid, start=0):
     """This rank's whole lines of the file from byte ``start`` (a line start) on: those that
-    start in its 1/P of those bytes, in rank order, so the ranks' texts are the file's."""
-    try:
-        with open(path, "rb") as f:
-            size = os.fstat(f.fileno()).st_size - start
-            lo = _line_start(f, start + size * grid.rank // grid.nprocs)
-            hi = _line_start(f, start + size * (grid.rank + 1) // grid.nprocs)
-            f.seek(lo)
-            return f.read(hi - lo)
-    except OSError as exc:
-        raise os_error(path, exc) from exc
+    start in its 1/P of those bytes, in rank order, so the ranks' texts are the file's. A
+    gzipped file's bytes are its gunzipped text (``_my_gzipped_text``)."""
+    if gzipped(path):
+        return _my_gzipped_text(path, grid, start)
+    with opened(path) as f:
+        size = os.fstat(f.fileno()).st_size - start
+        lo = _line_start(f, start + size * grid.rank // grid.nprocs)
+        hi = _line_start(f, start + size * (grid.rank + 1) // grid.nprocs)
+        f.seek(lo)
+        return f.read(hi - lo)
+
+
+def _my_gzipped_text(path, grid, start):
+    """``my_text`` of a gzipped file. A gzip stream has no index and does not say its length,
+    so every rank gunzips it once to measure it, then again up to the end of its share,
+    keeping only that: two passes of gunzip (fast next to parsing) and no rank holding more
+    than its share of the text."""
+    with opened(path) as f:
+        if grid.nprocs == 1:
+            f.seek(start)
+            return f.read()
+        size = 0
+        while block := f.read(_BLOCK):
+            size += len(block)
+    size -= start
+    lo_at = start + size * grid.rank // grid.nprocs
+    hi_at = start + size * (grid.rank + 1) // grid.nprocs
+    with opened(path) as f:
+        # lo: the first line start at or after lo_at, found after the byte before it (start
+        # is one); the share ends at the first newline at or after hi_at - 1.
+        f.seek(lo_at - 1 if lo_at > start else lo_at)
+        at, lo, kept = f.tell(), lo_at if lo_at == start else None, []
+        while block := f.read(_BLOCK):
+            if lo is None:
+                k = block.find(b"\n")
+                if k < 0:
+                    at += len(block)
+                    continue
+                lo = at = at + k + 1
+                block = block[k + 1:]
+            if lo >= hi_at:
+                return b""  # no line starts in this rank's bytes
+            k = block.find(b"\n", max(hi_at - 1 - at, 0)) if at + len(block) >= hi_at else -1
+            if k >= 0:
+                kept.append(block[:k + 1])
+                break
+            kept.append(block)
+            at += len(block)
+        return b"".join(kept)
+
+
+_BLOCK = 1 << 22
 
 
 def _temporary_name(path, pid):
@@ -488,25 +541,21 @@ def _mm_head(path):
     """Rank 0's reading of the lines before the data: (header, number of the first line
     after the size line). It reads a prefix of the file, longer until it holds the size
     line."""
-    try:
-        with open(path, "rb") as f:
-            size = os.fstat(f.fileno()).st_size
-            want = 1 << 16
-            while True:
-                f.seek(0)
-                data = f.read(want)
-                whole = len(data) >= size
-                if not whole:
-                    data = data[:data.rfind(b"\n") + 1]
-                _reject_binary(path, data)
-                try:
-                    head = _mm_header(path, data, partial=not whole)
-                except _NoSizeLine:
-                    want *= 4
-                    continue
-                return head, data.count(b"\n", 0, head.body_start) + 1
-    except OSError as exc:
-        raise os_error(path, exc) from exc
+    with opened(path) as f:
+        want = 1 << 16
+        while True:
+            f.seek(0)
+            data = f.read(want + 1)
+            whole = len(data) <= want  # (a gzip stream does not say its length)
+            if not whole:
+                data = data[:data.rfind(b"\n") + 1]
+            _reject_binary(path, data)
+            try:
+                head = _mm_header(path, data, partial=not whole)
+            except _NoSizeLine:
+                want *= 4
+                continue
+            return head, data.count(b"\n", 0, head.body_start) + 1
 
 
 def _mm_share(path, grid, head, first, dtype):
@@ -592,7 +641,7 @@ def mmread(path, engine="auto", *, dup_op=None, name=None, dtype=None, grid=None
 
     A coordinate file is read in parallel: each rank checks and parses its share of the
     lines (scipy.io.mmread parses the numbers) and sends the entries to their owners, so no
-    rank holds the whole file. An array file, a ``.gz`` file and a file object are read by
+    rank holds the whole file, gzipped or not. An array file and a file object are read by
     rank 0, which sends each rank its entries.
 
     Parameters
@@ -628,13 +677,13 @@ def mmread(path, engine="auto", *, dup_op=None, name=None, dtype=None, grid=None
     if dtype is not None:
         dtype = lookup_dtype(dtype)
     head = None
-    if not hasattr(path, "read") and not os.fspath(path).endswith(".gz"):
+    if not hasattr(path, "read"):
         head, first = grid.comm.bcast_object(on_root(grid, lambda: _mm_head(path)))
     if head is not None and head.format == "coordinate":
         share = _mm_share(path, grid, head, first, dtype)
     else:
-        # An array file's positions are its values' places in the file, a gzip stream reads
-        # from its start and a file object is rank 0's: rank 0 reads the whole file.
+        # An array file's positions are its values' places in the file, and a file object
+        # is rank 0's: rank 0 reads the whole file.
         read = on_root(grid, lambda: _mm_entries(path, dtype))
         head = grid.comm.bcast_object(read[1] if grid.rank == 0 else None)
         share = read[0] if grid.rank == 0 else None
