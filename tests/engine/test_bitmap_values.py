@@ -87,8 +87,9 @@ def test_elementwise_ops_never_read_absent_values(kind, op):
     assert np.array_equal(out.dense_values()[want_p], want_v[want_p].astype(out_type))
 
 
-@pytest.mark.parametrize("kind,op", itertools.product(["mult", "add", "union"],
-                                                      [binary.first, binary.second, binary.plus]))
+@pytest.mark.parametrize("kind,op", list(itertools.product(["mult", "add", "union"],
+                                                           [binary.first, binary.second,
+                                                            binary.plus])))
 def test_full_pieces_combine_into_arrays_of_their_own(kind, op):
     a = Piece.full(np.arange(SIZE, dtype=np.float64))
     b = Piece.full(np.arange(SIZE, dtype=np.float64)[::-1].copy())
