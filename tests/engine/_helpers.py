@@ -5,15 +5,29 @@ Everything random comes from ``numpy.random.default_rng(seed)`` with a hypothesi
 every MPI rank builds the same operands and calls the same collectives.
 """
 
+from contextlib import contextmanager
+
 import graphblas as G
 import numpy as np
 
 import gblas2d as gb
+from gblas2d.local import backends
 from gblas2d.local import piece as _piece
 
 DTYPES = ["BOOL", "INT8", "INT64", "UINT8", "UINT64", "FP32", "FP64"]
 MASK_KINDS = [None, "S", "V", "~S", "~V"]
 LIBS = (gb, G)
+
+
+@contextmanager
+def backend_in_use(name):
+    """The local backend ``name`` for the block, the previous one put back after it."""
+    previous = backends.backend_name()
+    backends.set_backend(name)
+    try:
+        yield name
+    finally:
+        backends.set_backend(previous)
 
 
 def agreed(ok):

@@ -9,6 +9,7 @@ device twin and the count of copies.
 import graphblas as G
 import numpy as np
 import pytest
+from _helpers import backend_in_use
 from gblas2d.algorithms import (
     bfs_levels,
     bfs_parents,
@@ -29,10 +30,8 @@ ARRAY_BACKENDS = [name for name in ("array", "cupy") if name in backends.availab
 
 @pytest.fixture
 def kernels(request):
-    previous = backends.backend_name()
-    backends.set_backend(request.param)
-    yield request.param
-    backends.set_backend(previous)
+    with backend_in_use(request.param) as name:
+        yield name
 
 
 def _graph(scale, seed):

@@ -13,9 +13,10 @@ import itertools
 import graphblas as G
 import numpy as np
 import pytest
+from _helpers import backend_in_use
 
 import gblas2d as gb
-from gblas2d import backends, binary
+from gblas2d import binary
 from gblas2d.local.piece import Piece, ewise
 
 pytestmark = pytest.mark.serial_only
@@ -25,10 +26,8 @@ SIZE = 300
 
 @pytest.fixture(params=["numpy", "suitesparse", "array"])
 def backend(request):
-    previous = backends.backend_name()
-    backends.set_backend(request.param)
-    yield request.param
-    backends.set_backend(previous)
+    with backend_in_use(request.param) as name:
+        yield name
 
 
 def littered(present, values):

@@ -9,7 +9,7 @@ entries.
 import graphblas as G
 import numpy as np
 import pytest
-from _helpers import agreed
+from _helpers import agreed, backend_in_use
 
 import gblas2d as gb
 from gblas2d import backends, binary, monoid, semiring
@@ -19,10 +19,8 @@ from gblas2d.local.block import HYPER_SWITCH, Block
 
 @pytest.fixture(params=["numpy", "suitesparse"])
 def backend(request):
-    previous = backends.backend_name()
-    backends.set_backend(request.param)
-    yield request.param
-    backends.set_backend(previous)
+    with backend_in_use(request.param) as name:
+        yield name
 
 
 def entries(n, k=12, seed=5):
