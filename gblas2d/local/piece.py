@@ -92,10 +92,11 @@ class Piece:
                    values=values, nvals=len(values))
 
     @classmethod
-    def from_bitmap(cls, present, values, nvals=None):
-        """A piece from a bitmap and its values (taken, not copied, when dense)."""
+    def from_bitmap(cls, present, values, nvals=None, *, was_bitmap=True):
+        """A piece from a bitmap and its values (taken, not copied, when dense); a list below
+        1/256 density, or 1/64 when the entries are new (not ``was_bitmap``)."""
         out = cls(len(present), values.dtype, present=present, values=values, nvals=nvals)
-        if not _is_dense(out.nvals, out.size, True):
+        if not _is_dense(out.nvals, out.size, was_bitmap):
             idx = np.flatnonzero(present)
             return cls(out.size, values.dtype, idx=idx, vals=values[idx])
         return out
@@ -105,10 +106,7 @@ class Piece:
         a bitmap above 1/64 density, else a list."""
         if self.present is None:
             return Piece.from_entries(self.size, self.idx, self.vals)
-        if _is_dense(self.nvals, self.size, False):
-            return self
-        idx = np.flatnonzero(self.present)
-        return Piece(self.size, self.dtype, idx=idx, vals=self.values[idx])
+        return Piece.from_bitmap(self.present, self.values, self.nvals, was_bitmap=False)
 
     def compact(self):
         """This piece as an operand: itself, or its entries as a sparse piece when it is a
@@ -149,7 +147,7 @@ class Piece:
     def dense_values(self, dtype=None):
         """Every position's value, 0 where missing (built for a sparse piece: O(size))."""
         dtype = self.dtype if dtype is None else np.dtype(dtype)
-        if self.present is not None and self.nvals == self.size:
+        if self.present is not None and self.is_full:
             return self.values.astype(dtype, copy=False)
         if self.present is not None:
             # A bitmap's absent positions hold arbitrary values (those of cleared entries).
@@ -214,12 +212,10 @@ class Piece:
         if self.present is None:
             return self.select(np.asarray(test(self.vals)).astype(bool, copy=False))
         keep = self.present & np.asarray(test(self.values)).astype(bool, copy=False)
-        nvals = int(np.count_nonzero(keep))
-        if _is_dense(nvals, self.size, True):
-            return Piece(self.size, self.dtype, present=keep, values=self.values.copy(),
-                         nvals=nvals)
-        idx = np.flatnonzero(keep)
-        return Piece(self.size, self.dtype, idx=idx, vals=self.values[idx])
+        out = Piece.from_bitmap(keep, self.values)
+        if out.is_bitmap:
+            out.values = out.values.copy()  # (a list gathered its own)
+        return out
 
     def copy(self):
         if self.present is None:

@@ -14,6 +14,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from gblas2d.exceptions import InvalidValue
 from gblas2d.io import graphio
 
 pytestmark = pytest.mark.serial_only
@@ -52,5 +53,5 @@ def test_each_rank_keeps_the_share_it_keeps_of_the_plain_file(tmp_path, monkeypa
 def test_a_corrupt_stream_names_the_file(tmp_path):
     path = tmp_path / "bad.txt.gz"
     path.write_bytes(gzip.compress(b"1 2\n" * 1000)[:-20])
-    with pytest.raises(graphio.InvalidValue, match="bad.txt.gz: not a valid gzip file"):
+    with pytest.raises(InvalidValue, match="bad.txt.gz: not a valid gzip file"):
         graphio.my_text(path, SimpleNamespace(rank=1, nprocs=2))
