@@ -16,6 +16,9 @@ def array_module(*arrays):
         if type(a) is np.ndarray:
             # the common case, on every op evaluation and merge: no string work
             continue
+        module = getattr(type(a), "xp", None)  # the emulated device's arrays name theirs
+        if module is not None:
+            return module
         root = type(a).__module__.partition(".")[0]
         if root not in ("numpy", "builtins") and hasattr(sys.modules.get(root), "asarray"):
             return sys.modules[root]

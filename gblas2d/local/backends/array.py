@@ -147,11 +147,8 @@ def _storage(block, by):
 
 
 def _slots(block, by, ptr):
-    """The storage row (slot) of every entry: kept beside a device's copy, made per call on
-    the host, whose own arrays the backend uses and whose memory it does not add to."""
+    """The storage row (slot) of every entry, kept beside the device's copy."""
     xp = _place[0].xp
-    if _place[0].name == "host":
-        return _owners(xp, ptr, xp.arange(len(ptr) - 1))
     cache = block.derived["array"]
     if ("slots", by) not in cache:
         cache[("slots", by)] = (_owners(xp, ptr, xp.arange(len(ptr) - 1)),)

@@ -3,7 +3,8 @@
 The array backend (``backends/array.py``) is written once against an array module ``xp`` and a
 sparse module: numpy and scipy.sparse on the host (``Host``), cupy and cupyx.scipy.sparse on a
 CUDA device (``Cuda``). This is the one file that imports cupy, and only when a ``Cuda`` is
-made; ``Host`` is its twin, with the same methods, run on every commit.
+made; ``Host`` is its twin, with the same methods, run on every commit: its arrays are numpy's
+behind cupy's rules (``emulated``), so what would fail on a GPU fails here.
 
 The engine keeps vectors and the blocks' own arrays on the host, where MPI reads them; the
 device holds its copy of each block. So the copies are the communication points of a product:
@@ -18,29 +19,40 @@ writing.
 import time
 
 import numpy as np
-import scipy.sparse
 
 from ...semirings._arrays import array_module
+from . import emulated
 
 __all__ = ["Cuda", "Host", "array_module", "record_copies"]
 
 
 class Host:
-    """The host twin: numpy and scipy.sparse, no copies."""
+    """The host twin: numpy arrays behind cupy's rules (``emulated``), so a host array mixed
+    with a device one, or a device array handed to numpy or MPI, fails here as on a GPU. Its
+    copies are counted as a device's are; they cost a copy of the array."""
 
     name = "host"
-    xp = np
-    sparse = scipy.sparse
+    xp = emulated.xp
+    sparse = emulated.sparse
 
     def to_device(self, array):
-        return array
+        if isinstance(array, emulated.Array):
+            return array
+        start = time.perf_counter()
+        out = emulated.Array(np.array(array))
+        _count("to_device", out.nbytes, start)
+        return out
 
     def to_host(self, array):
-        return array
+        if not isinstance(array, emulated.Array):
+            return array
+        start = time.perf_counter()
+        out = array.get()
+        _count("to_host", out.nbytes, start)
+        return out
 
     def held(self, array):
-        """Bytes the device holds for ``array``: none, the host's arrays are used as they are."""
-        return 0
+        return array.nbytes if isinstance(array, emulated.Array) else 0
 
 
 class Cuda:
@@ -58,12 +70,16 @@ class Cuda:
         self.xp, self.sparse = cupy, cupyx.scipy.sparse
 
     def to_device(self, array):
+        if isinstance(array, self.xp.ndarray):
+            return array
         start = time.perf_counter()
         out = self.xp.asarray(np.ascontiguousarray(array))
         _count("to_device", array.nbytes, start)
         return out
 
     def to_host(self, array):
+        if not isinstance(array, self.xp.ndarray):
+            return array
         start = time.perf_counter()
         out = self.xp.asnumpy(array)
         _count("to_host", out.nbytes, start)

@@ -1,0 +1,241 @@
+"""A device that is the host: numpy arrays behind cupy's rules, so the array backend's device
+code runs, and fails as it would on a GPU, on a machine without one.
+
+An ``Array`` holds a numpy array as a device array holds its memory. As with cupy:
+
+* nothing turns it into a numpy array implicitly: ``np.asarray``, an MPI buffer or pickling
+  raise TypeError; ``get()`` (``device.to_host``) is the copy up;
+* numpy's functions and ufuncs dispatch to the device module when given its arrays
+  (NEP 18 and NEP 13), and raise TypeError when they mix them with numpy arrays;
+* ``xp.asarray`` of a numpy array raises TypeError here, where cupy would copy silently: every
+  copy down goes through ``device.to_device``, which counts it;
+* a reduction gives a 0-d array, not a Python number: ``int()`` reads it (a sync on a GPU).
+
+``xp`` is the module's twin, ``sparse`` cupyx.scipy.sparse's (the CSR and COO matrices and
+their products, as scipy.sparse runs them).
+"""
+
+import numbers
+
+import numpy as np
+import scipy.sparse
+from numpy.lib.mixins import NDArrayOperatorsMixin
+
+__all__ = ["Array", "sparse", "xp"]
+
+
+def _mixing(value):
+    return TypeError(f"a numpy array ({type(value).__name__}, shape {value.shape}) mixed with "
+                     "device arrays: copy it with device.to_device first")
+
+
+def _unwrap(value):
+    """The numpy arrays under device arrays, in ``value`` and the lists and tuples in it."""
+    if isinstance(value, Array):
+        return value.a
+    if isinstance(value, np.ndarray) and value.ndim > 0:
+        raise _mixing(value)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_unwrap(v) for v in value)
+    return value
+
+
+def _wrap(value):
+    """Results on the device: arrays, numpy scalars as 0-d arrays, tuples of them."""
+    if isinstance(value, np.ndarray):
+        return Array(value)
+    if isinstance(value, np.generic):
+        return Array(np.asarray(value))
+    if isinstance(value, tuple):
+        return tuple(_wrap(v) for v in value)
+    if isinstance(value, list):
+        return [_wrap(v) for v in value]
+    return value
+
+
+class Array(NDArrayOperatorsMixin):
+    """A device array (the module docstring): its numpy array is ``a``, read only here."""
+
+    __slots__ = ("a",)
+
+    def __init__(self, a):
+        self.a = a
+
+    # ---- what cupy refuses ----
+    def __array__(self, *args, **kwargs):
+        raise TypeError("Implicit conversion to a NumPy array is not allowed: "
+                        "use device.to_host (cupy's .get())")
+
+    def __reduce__(self):
+        raise TypeError("a device array is not pickled: copy it to the host first")
+
+    def __iter__(self):
+        raise TypeError("iterating over a device array reads it element by element: "
+                        "copy it to the host first")
+
+    # ---- dispatch (NEP 13, NEP 18) ----
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        if "out" in kwargs:
+            kwargs["out"] = _unwrap(kwargs["out"])
+        return _wrap(getattr(ufunc, method)(*_unwrap(inputs), **kwargs))
+
+    def __array_function__(self, func, types, args, kwargs):
+        return _wrap(func(*_unwrap(args), **{k: _unwrap(v) for k, v in kwargs.items()}))
+
+    # ---- the ndarray interface the kernels use ----
+    def __getitem__(self, key):
+        return _wrap(self.a[_unwrap(key)])
+
+    def __setitem__(self, key, value):
+        self.a[_unwrap(key)] = _unwrap(value)
+
+    def __len__(self):
+        return len(self.a)
+
+    def __int__(self):
+        return int(self.a)
+
+    def __float__(self):
+        return float(self.a)
+
+    def __bool__(self):
+        return bool(self.a)
+
+    def __repr__(self):
+        return f"emulated.Array({self.a!r})"
+
+    shape = property(lambda self: self.a.shape)
+    dtype = property(lambda self: self.a.dtype)
+    size = property(lambda self: self.a.size)
+    ndim = property(lambda self: self.a.ndim)
+    nbytes = property(lambda self: self.a.nbytes)
+
+    @property
+    def T(self):
+        return Array(self.a.T)
+
+    def get(self):
+        """The copy on the host (cupy's ``ndarray.get``)."""
+        return self.a.copy()
+
+    def item(self):
+        return self.a.item()
+
+    def __getattr__(self, name):
+        if name not in _METHODS:
+            raise AttributeError(f"the emulated device array has no {name!r}")
+        method = getattr(self.a, name)
+
+        def call(*args, **kwargs):
+            return _wrap(method(*_unwrap(args), **{k: _unwrap(v) for k, v in kwargs.items()}))
+
+        return call
+
+
+# The ndarray methods the emulated arrays have (cupy's have them too).
+_METHODS = frozenset({"all", "any", "argmax", "argmin", "argsort", "astype", "copy", "cumsum",
+                      "fill", "max", "min", "nonzero", "prod", "ravel", "reshape", "sort",
+                      "sum", "view"})
+
+
+class _Ufunc:
+    """A ufunc of the device module: called, or through ``at``, ``reduce``, ``accumulate``."""
+
+    def __init__(self, ufunc):
+        self.ufunc = ufunc
+
+    def __call__(self, *args, **kwargs):
+        if "out" in kwargs:
+            kwargs["out"] = _unwrap(kwargs["out"])
+        return _wrap(self.ufunc(*_unwrap(args), **kwargs))
+
+    def __getattr__(self, method):
+        bound = getattr(self.ufunc, method)
+
+        def call(*args, **kwargs):
+            return _wrap(bound(*_unwrap(args), **{k: _unwrap(v) for k, v in kwargs.items()}))
+
+        return call
+
+
+class _Module:
+    """numpy's functions as the device module has them: results on the device, and the
+    creation functions (zeros, arange, ...) make device arrays."""
+
+    def __init__(self):
+        self.ndarray = Array
+
+    def __getattr__(self, name):
+        value = getattr(np, name)
+        if isinstance(value, np.ufunc):
+            return _Ufunc(value)
+        if isinstance(value, (type, numbers.Number)) or not callable(value):
+            return value  # dtypes, constants, ``newaxis``
+        if name == "asarray" or name == "array":
+            return _asarray
+        if name == "asnumpy":
+            return _asnumpy
+
+        def call(*args, **kwargs):
+            return _wrap(value(*_unwrap(args), **{k: _unwrap(v) for k, v in kwargs.items()}))
+
+        return call
+
+
+def _asarray(value, dtype=None, **kwargs):
+    if isinstance(value, np.ndarray) and value.ndim > 0:
+        raise TypeError("xp.asarray of a numpy array copies it to the device unseen: use "
+                        "device.to_device")
+    if isinstance(value, Array):
+        return value if dtype is None else value.astype(dtype, copy=False)
+    return Array(np.asarray(value, dtype=dtype, **kwargs))
+
+
+def _asnumpy(value):
+    return value.get() if isinstance(value, Array) else np.asarray(value)
+
+
+xp = _Module()
+Array.xp = xp  # how ``array_module`` finds the module of these arrays
+
+
+class Matrix:
+    """A sparse matrix of the device's sparse module: CSR or COO, products with device
+    vectors and other matrices."""
+
+    def __init__(self, m):
+        self.m = m
+
+    def __matmul__(self, other):
+        if isinstance(other, Matrix):
+            return Matrix(self.m @ other.m)
+        return _wrap(self.m @ _unwrap(other))
+
+    def tocsr(self):
+        return Matrix(self.m.tocsr())
+
+    def tocoo(self):
+        return Matrix(self.m.tocoo())
+
+    shape = property(lambda self: self.m.shape)
+    nnz = property(lambda self: self.m.nnz)
+
+    def __getattr__(self, name):
+        if name not in ("data", "indices", "indptr", "row", "col"):
+            raise AttributeError(name)
+        return Array(getattr(self.m, name))
+
+
+class _Sparse:
+    """cupyx.scipy.sparse's twin: matrices from device arrays."""
+
+    @staticmethod
+    def csr_matrix(arg, shape):
+        return Matrix(scipy.sparse.csr_matrix(_unwrap(arg), shape=shape))
+
+    @staticmethod
+    def coo_matrix(arg, shape):
+        return Matrix(scipy.sparse.coo_matrix(_unwrap(arg), shape=shape))
+
+
+sparse = _Sparse()
