@@ -44,7 +44,7 @@ import numpy as np
 from gblas2d.semirings.random import GOLDEN, mix64
 
 from gblas2d import exceptions
-from gblas2d.local.backends.device import array_module
+from gblas2d.local.device import array_module
 
 from ._engine import check_sources, engine
 from .graph import as_graph

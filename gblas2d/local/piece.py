@@ -25,6 +25,8 @@ ranks before anything changes.
 import numpy as np
 
 from ..semirings import binary as builtin_binary
+from . import device
+from .device import array_module
 from .keys import write_sorted
 
 __all__ = ["Piece", "PieceMask", "Write", "accumulated", "write"]
@@ -65,19 +67,20 @@ class Piece:
     def from_entries(cls, size, idx, vals, dtype=None, *, was_bitmap=False, operand=False):
         """A piece from sorted unique positions and values (taken, not copied, when sparse).
         An ``operand`` piece is only read, so a full one takes its values without a copy."""
+        xp = array_module(idx, vals)
         dtype = np.dtype(vals.dtype if dtype is None else dtype)
-        vals = np.asarray(vals).astype(dtype, copy=False)
+        vals = xp.asarray(vals).astype(dtype, copy=False)
         if len(idx) == size:
             # Full: the values are already in place (copied, as a bitmap may be patched).
-            return cls(size, dtype, present=np.ones(size, dtype=bool),
+            return cls(size, dtype, present=xp.ones(size, dtype=bool),
                        values=vals if operand else vals.copy(), nvals=size)
         if _is_dense(len(idx), size, was_bitmap):
-            present = np.zeros(size, dtype=bool)
+            present = xp.zeros(size, dtype=bool)
             present[idx] = True
-            values = np.zeros(size, dtype=dtype)
+            values = xp.zeros(size, dtype=dtype)
             values[idx] = vals
             return cls(size, dtype, present=present, values=values, nvals=len(idx))
-        return cls(size, dtype, idx=np.asarray(idx, dtype=np.int64), vals=vals)
+        return cls(size, dtype, idx=xp.asarray(idx, dtype=np.int64), vals=vals)
 
     @classmethod
     def listed(cls, size, idx, vals):
@@ -88,8 +91,9 @@ class Piece:
     @classmethod
     def full(cls, values):
         """A piece with an entry at every position, holding ``values`` (taken, not copied)."""
-        return cls(len(values), values.dtype, present=np.ones(len(values), dtype=bool),
-                   values=values, nvals=len(values))
+        return cls(len(values), values.dtype,
+                   present=array_module(values).ones(len(values), dtype=bool), values=values,
+                   nvals=len(values))
 
     @classmethod
     def from_bitmap(cls, present, values, nvals=None, *, was_bitmap=True):
@@ -122,6 +126,25 @@ class Piece:
         return self.present is not None
 
     @property
+    def xp(self):
+        """The module of this piece's arrays: numpy on the host, the device's (``device``)."""
+        return array_module(self.idx if self.present is None else self.present)
+
+    def on(self, xp):
+        """This piece with its arrays where module ``xp``'s live: itself when they are there,
+        else a copy (``device.moved_to``, counted)."""
+        if self.xp is xp:
+            return self
+        moved = [device.moved_to(xp, a) for a in (self.idx, self.vals, self.present,
+                                                  self.values)]
+        return Piece(self.size, self.dtype, idx=moved[0], vals=moved[1], present=moved[2],
+                     values=moved[3], nvals=self.nvals)
+
+    def on_host(self):
+        """This piece in host memory, where numpy and MPI read it (``on``)."""
+        return self.on(np)
+
+    @property
     def is_full(self):
         return self.nvals == self.size
 
@@ -132,7 +155,7 @@ class Piece:
         if self.present is None:
             return self.idx, self.vals
         if self.nvals == self.size:
-            return np.arange(self.size, dtype=np.int64), self.values
+            return self.xp.arange(self.size, dtype=np.int64), self.values
         idx = np.flatnonzero(self.present)
         return idx, self.values[idx]
 
@@ -140,7 +163,7 @@ class Piece:
         """The presence of every position (built for a sparse piece: O(size))."""
         if self.present is not None:
             return self.present
-        out = np.zeros(self.size, dtype=bool)
+        out = self.xp.zeros(self.size, dtype=bool)
         out[self.idx] = True
         return out
 
@@ -153,7 +176,7 @@ class Piece:
             # A bitmap's absent positions hold arbitrary values (those of cleared entries).
             with np.errstate(invalid="ignore"):
                 return np.where(self.present, self.values, 0).astype(dtype, copy=False)
-        out = np.zeros(self.size, dtype=dtype)
+        out = self.xp.zeros(self.size, dtype=dtype)
         out[self.idx] = self.vals
         return out
 
@@ -162,7 +185,7 @@ class Piece:
         if self.present is not None:
             return self.present[pos]
         if len(self.idx) == 0:
-            return np.zeros(len(pos), dtype=bool)
+            return self.xp.zeros(len(pos), dtype=bool)
         at = np.searchsorted(self.idx, pos)
         return self.idx[np.minimum(at, len(self.idx) - 1)] == pos
 
@@ -172,7 +195,8 @@ class Piece:
             found = self.present[pos]
             return found, np.where(found, self.values[pos], 0).astype(self.dtype, copy=False)
         if len(self.idx) == 0:
-            return np.zeros(len(pos), dtype=bool), np.zeros(len(pos), dtype=self.dtype)
+            xp = self.xp
+            return xp.zeros(len(pos), dtype=bool), xp.zeros(len(pos), dtype=self.dtype)
         at = np.minimum(np.searchsorted(self.idx, pos), len(self.idx) - 1)
         found = self.idx[at] == pos
         return found, np.where(found, self.vals[at], 0).astype(self.dtype, copy=False)
@@ -180,13 +204,13 @@ class Piece:
     def with_values(self, vals):
         """A new piece with this one's structure and ``vals`` (aligned with ``entries()``).
         Sparse position arrays are never written in place, so they are shared."""
-        vals = np.asarray(vals)
+        vals = self.xp.asarray(vals)
         if self.present is None:
             return Piece(self.size, vals.dtype, idx=self.idx, vals=vals)
         if self.nvals == self.size:
             values = vals
         else:
-            values = np.zeros(self.size, dtype=vals.dtype)
+            values = self.xp.zeros(self.size, dtype=vals.dtype)
             values[self.present] = vals
         return Piece(self.size, vals.dtype, present=self.present.copy(), values=values,
                      nvals=self.nvals)
@@ -199,6 +223,8 @@ class Piece:
 
     def shares_memory(self, other):
         """Whether any array of this piece may share memory with one of ``other``'s."""
+        if self.xp is not other.xp:
+            return False  # host and device memory
         mine = [a for a in (self.idx, self.vals, self.present, self.values) if a is not None]
         theirs = [a for a in (other.idx, other.vals, other.present, other.values)
                   if a is not None]
@@ -209,9 +235,10 @@ class Piece:
         is tested over whole arrays, its absent positions too, so ``test`` must take any value
         (a builtin comparison): three streaming passes, where listing its entries first takes
         gathers and builds the bitmap again."""
+        xp = self.xp
         if self.present is None:
-            return self.select(np.asarray(test(self.vals)).astype(bool, copy=False))
-        keep = self.present & np.asarray(test(self.values)).astype(bool, copy=False)
+            return self.select(xp.asarray(test(self.vals)).astype(bool, copy=False))
+        keep = self.present & xp.asarray(test(self.values)).astype(bool, copy=False)
         out = Piece.from_bitmap(keep, self.values)
         if out.is_bitmap:
             out.values = out.values.copy()  # (a list gathered its own)
@@ -256,6 +283,11 @@ class PieceMask:
         self.on = piece
         self.complement = complement
 
+    def on_host(self):
+        """This mask with its piece in host memory (``Piece.on_host``)."""
+        on = self.on.on_host()
+        return self if on is self.on else PieceMask(on, True, self.complement)
+
     def allows(self, pos):
         """Whether the mask lets each of the local positions ``pos`` through."""
         hit = self.on.contains(pos)
@@ -285,9 +317,10 @@ class Write:
     def patching(cls, c, nvals, clear, set_idx, set_vals):
         """The write of a bitmap ``c`` that clears ``clear`` and sets ``set_idx`` to
         ``set_vals``: a patch of ``c`` in place while it stays a bitmap, else its new sparse
-        piece, made now."""
+        piece, made now. (``c`` is the output's piece, or its copy where the write ran: the
+        one patched.)"""
         if _is_dense(nvals, c.size, True):
-            return cls(nvals, patch=(clear, set_idx, set_vals))
+            return cls(nvals, patch=(c, clear, set_idx, set_vals))
         present = c.present.copy()
         present[clear] = False
         present[set_idx] = True
@@ -296,12 +329,12 @@ class Write:
         idx = np.flatnonzero(present)
         return cls(nvals, piece=Piece(c.size, c.dtype, idx=idx, vals=values[idx]))
 
-    def install(self, c):
-        """The output's new piece: ``piece``, or ``c`` itself patched in place. It allocates
+    def install(self):
+        """The output's new piece: ``piece``, or the output's patched in place. It allocates
         nothing, so it cannot fail: it follows the step where the ranks agreed on the write."""
         if self.piece is not None:
             return self.piece
-        clear, set_idx, set_vals = self.patch
+        c, clear, set_idx, set_vals = self.patch
         c.present[clear] = False
         c.present[set_idx] = True
         c.values[set_idx] = set_vals
@@ -323,6 +356,7 @@ def write(c, t, mask, accum, replace, *, t_masked=False):
     dtype = c.dtype
     # ``C<T.S> = T`` (SSSP's ``d(q.S) << q``): T is its own mask, its positions the mask's.
     own_mask = mask is not None and mask.on is t and not mask.complement
+    c, t, mask = _together(c, t, mask)
     if mask is not None and not t_masked and not own_mask:
         # Only T's allowed entries can reach the output. A bitmap T is masked bit by bit: a
         # streaming pass instead of gathers through its entries.
@@ -359,6 +393,20 @@ def write(c, t, mask, accum, replace, *, t_masked=False):
                                                      was_bitmap=c.is_bitmap))
 
 
+def _together(c, t, mask=None):
+    """C, T and the mask where the one of them on a device is: a write or an element-wise
+    op of a device's result runs there, bringing a host operand down (``Piece.on``)."""
+    places = [p.xp for p in (c, t, None if mask is None else mask.on) if p is not None]
+    xp = next((m for m in places if m is not np), np)
+    if all(m is xp for m in places):
+        return c, t, mask
+    moved_t = t.on(xp)
+    if mask is not None:
+        # (the mask's ``on`` holds its allowed entries: a structural mask of it is the same)
+        mask = PieceMask(moved_t if mask.on is t else mask.on.on(xp), True, mask.complement)
+    return c.on(xp), moved_t, mask
+
+
 def _accumulate(c, t, accum, dtype, *, in_place=True):
     """``C = accum(C, T)`` over the union of their entries."""
     if c.is_bitmap and in_place and not t.is_bitmap:
@@ -389,6 +437,8 @@ def ewise(a, b, binop, kind, in_types, out_type, defaults=(None, None)):
     other. A union of two sparse pieces costs O(entries); a union with a bitmap is at least as
     dense as the bitmap, so it is computed on whole arrays, O(size).
     """
+    a, b, _ = _together(a, b)
+    xp = a.xp
     if kind == "mult" and not (a.is_bitmap and b.is_bitmap):
         if a.nvals <= b.nvals:
             idx, av = a.entries()
@@ -417,7 +467,7 @@ def ewise(a, b, binop, kind, in_types, out_type, defaults=(None, None)):
         if _defined_everywhere(binop):
             return _ewise_whole(ap, av, bp, bv, binop, kind, out_type, defaults)
         both = ap & bp
-        out = np.zeros(a.size, dtype=out_type)
+        out = xp.zeros(a.size, dtype=out_type)
         out[both] = binop.evaluate(av[both], bv[both])
         if kind == "mult":
             return Piece.from_bitmap(both, out)
@@ -431,8 +481,8 @@ def ewise(a, b, binop, kind, in_types, out_type, defaults=(None, None)):
     both = binop.evaluate(av[in_b], bv[in_a]).astype(out_type, copy=False)
     lone_a, lone_b = _lone(av[~in_b], bv[~in_a], binop, kind, defaults)
     idx = np.concatenate([ai[in_b], ai[~in_b], bi[~in_a]])
-    vals = np.concatenate([both, np.asarray(lone_a).astype(out_type, copy=False),
-                           np.asarray(lone_b).astype(out_type, copy=False)])
+    vals = np.concatenate([both, xp.asarray(lone_a).astype(out_type, copy=False),
+                           xp.asarray(lone_b).astype(out_type, copy=False)])
     order = np.argsort(idx, kind="stable")
     return Piece.from_entries(a.size, idx[order], vals[order], out_type)
 
@@ -451,8 +501,8 @@ def _ewise_whole(ap, av, bp, bv, binop, kind, out_type, defaults):
         return Piece.from_bitmap(ap & bp, binop.evaluate(av, bv).astype(out_type, copy=False))
     if kind == "union":
         left_default, right_default = defaults
-        out = binop.evaluate(np.where(ap, av, np.asarray(left_default, dtype=av.dtype)),
-                             np.where(bp, bv, np.asarray(right_default, dtype=bv.dtype)))
+        out = binop.evaluate(np.where(ap, av, av.dtype.type(left_default)),
+                             np.where(bp, bv, bv.dtype.type(right_default)))
         return Piece.from_bitmap(ap | bp, out.astype(out_type, copy=False))
     lone = np.where(ap, av.astype(out_type, copy=False), bv.astype(out_type, copy=False))
     out = np.where(ap & bp, binop.evaluate(av, bv).astype(out_type, copy=False), lone)
@@ -478,9 +528,9 @@ def _union_into_bitmap(a, b, binop, kind, in_types, out_type, defaults):
 
     had = bm.present[idx]
     if kind == "union":
-        out = op(np.full(len(bm_vals), sp_missing, dtype=sp_type), bm_vals)
+        out = op(bm.xp.full(len(bm_vals), sp_missing, dtype=sp_type), bm_vals)
         out = out.astype(out_type, copy=False)
-        out[idx] = op(sp_vals, np.where(had, bm_vals[idx], np.asarray(bm_missing, bm_type)))
+        out[idx] = op(sp_vals, np.where(had, bm_vals[idx], np.dtype(bm_type).type(bm_missing)))
     else:
         out = bm_vals.astype(out_type, copy=True)
         out[idx] = np.where(had, op(sp_vals, bm_vals[idx]).astype(out_type, copy=False),
@@ -495,5 +545,6 @@ def _lone(av, bv, binop, kind, defaults):
     if kind != "union":
         return av, bv
     left_default, right_default = defaults
-    return (binop.evaluate(av, np.full(len(av), right_default, dtype=bv.dtype)),
-            binop.evaluate(np.full(len(bv), left_default, dtype=av.dtype), bv))
+    xp = array_module(av, bv)
+    return (binop.evaluate(av, xp.full(len(av), right_default, dtype=bv.dtype)),
+            binop.evaluate(xp.full(len(bv), left_default, dtype=av.dtype), bv))

@@ -169,7 +169,7 @@ def _source_entries(value, rows, cols):
         b = value.block
         return b.rows + value.row_offset, b.cols + value.col_offset, b.values
     if hasattr(value, "local_piece"):
-        idx, vals = value.piece.entries()
+        idx, vals = value.host_piece().entries()
         idx = idx + value.offset
         zero = np.zeros(len(idx), dtype=np.int64)
         return (zero, idx, vals) if is_one(rows) else (idx, zero, vals)
@@ -404,7 +404,7 @@ def _scoped_mask(c, rows, cols, mask, scope):
         k, l, vals = _source_entries(source, rows, cols)
         r, q = _at(rows, k), _at(cols, l)
     else:
-        idx, vals = source.piece.entries()
+        idx, vals = source.host_piece().entries()
         idx = idx + source.offset
         # A row's mask runs along C's columns, a row sub-mask along J (columns alike).
         if is_one(rows):

@@ -275,9 +275,9 @@ def outer(u, v, op):
     def compute(mask, opts):
         grid = u.grid
         force = opts.get("exchange")
-        row_lo, rows, u_vals, _ = gather_segment(grid, u.size, *u.piece.entries(),
+        row_lo, rows, u_vals, _ = gather_segment(grid, u.size, *u.host_piece().entries(),
                                                  u.dtype.np_type, "row", force)
-        col_lo, cols, v_vals, _ = gather_segment(grid, v.size, *v.piece.entries(),
+        col_lo, cols, v_vals, _ = gather_segment(grid, v.size, *v.host_piece().entries(),
                                                  v.dtype.np_type, "col", force)
         nrows = grid.row_block(u.size)[1] - row_lo
         ncols = grid.col_block(v.size)[1] - col_lo
@@ -339,7 +339,7 @@ def resized_piece(v, size, offset=0):
     below ``size``, moved to their owners under it. With ``offset``, v(i) goes to
     i + offset first (``reposition``)."""
     v.grid.comm.check_replicated("Vector.resize", size, offset)
-    idx, vals = v.piece.entries()
+    idx, vals = v.host_piece().entries()
     start, stop = np.searchsorted(idx, [-offset - v.offset, size - offset - v.offset])
     at = idx[start:stop] + (v.offset + offset)
     at, vals = redist.to_owners(v.grid, v.grid.owner(size, at), at, vals[start:stop])
@@ -384,7 +384,7 @@ def broadcast(A, v, op, kind, method, defaults, *, v_first):
 
     def compute(mask, opts):
         grid, b = A.grid, A.block
-        _, idx, vals, _ = gather_segment(grid, v.size, *v.piece.entries(), v.dtype.np_type,
+        _, idx, vals, _ = gather_segment(grid, v.size, *v.host_piece().entries(), v.dtype.np_type,
                                          "row" if v_first else "col", opts.get("exchange"))
         if kind == "mult":
             at = b.rows if v_first else b.cols

@@ -15,6 +15,7 @@ from ..distributed.grid import collective, default_grid
 from ..distributed.products import EdgeSums
 from ..exceptions import IndexOutOfBound, InvalidValue
 from ..local import backends
+from ..local.device import array_module
 from ..local.piece import Piece, PieceMask, Write, accumulated
 from ..semirings import binary, monoid, semiring
 from ..semirings import select as builtin_select
@@ -111,8 +112,14 @@ class Vector(Container):
     # ---- this rank's part: what the products, the exchange and the masks read ----
     @property
     def piece(self):
-        """This rank's ``Piece`` (sparse or bitmap); read it, do not change it."""
+        """This rank's ``Piece`` (sparse or bitmap) where it is: in host memory, or on the
+        device whose kernel made it (``Piece.xp``); read it, do not change it."""
         return self._piece
+
+    def host_piece(self):
+        """This rank's piece in host memory, for what reads it with numpy or sends it: the
+        piece, or the copy up of one a device kernel left there (``Piece.on_host``)."""
+        return self._piece.on_host()
 
     @property
     def offset(self):
@@ -123,7 +130,7 @@ class Vector(Container):
         """(first global index, sorted local positions, values) of this rank's entries.
 
         O(local nvals); no copy while the piece is sparse."""
-        return (self._lo, *self._piece.entries())
+        return (self._lo, *self.host_piece().entries())
 
     # ---- construction ----
     @classmethod
@@ -204,7 +211,7 @@ class Vector(Container):
         edges = None if resized else EdgeSums.of_write(self, change)
         lanes = [change.nvals] if edges is None else [change.nvals, *edges.lanes()]
         total = self.grid.comm.step(lanes, final=True)
-        self._piece = change.install(self._piece)
+        self._piece = change.install()
         self._nvals = int(total[0])
         self._edges = None if edges is None else edges.agreed(total[1:])
 
@@ -306,7 +313,7 @@ class Vector(Container):
         scales or masks the columns of a Matrix by ``v`` in one product.
         """
         k = int(k)
-        idx, vals = self._piece.entries()
+        idx, vals = self.host_piece().entries()
         rows = idx + self._lo + max(-k, 0)
         n = self._size + abs(k)
         # The Matrix class, known here as the class of matrix results (no import cycle).
@@ -319,7 +326,7 @@ class Vector(Container):
     @collective
     def to_coo(self, dtype=None, *, indices=True, values=True, sort=True):
         """Collective. (indices as uint64, values) of every entry, the same on every rank."""
-        idx, vals = self._piece.entries()
+        idx, vals = self.host_piece().entries()
         vals = vals.astype((lookup_dtype(dtype) if dtype else self.dtype).np_type)
         all_idx = np.concatenate(self.grid.comm.allgatherv(idx + self._lo)).astype(np.uint64)
         all_vals = np.concatenate(self.grid.comm.allgatherv(vals)) if values else None
@@ -331,22 +338,22 @@ class Vector(Container):
         whose type joins the Vector's unless ``dtype`` is given."""
         fill, np_type = dense_fill(fill_value, dtype, self.dtype, self._nvals == self._size)
         local = np.full(self._piece.size, 0 if fill is None else fill, dtype=np_type)
-        idx, vals = self._piece.entries()
+        idx, vals = self.host_piece().entries()
         local[idx] = vals
         return np.concatenate(self.grid.comm.allgatherv(local))
 
     # ---- the hooks of Container's operations (``container.py``) ----
     def _local_entries(self):
-        return self._piece.entries()
+        return self.host_piece().entries()
 
     def _local_part(self):
-        return self._piece
+        return self.host_piece()
 
     def _local_values(self):
-        return self._piece.entries()[1]
+        return self.host_piece().entries()[1]
 
     def _entry_positions(self):
-        idx = self._piece.entries()[0]
+        idx = self.host_piece().entries()[0]
         return idx + self._lo, np.zeros_like(idx)
 
     def _lazy(self, method, args, dtype, compute, *, symmetric=False, rebind=None):
@@ -434,7 +441,7 @@ class Vector(Container):
         positions = positions_of(self._size, index)
         m = mask.parent
         check_size("mask", m.size, len(positions), "Mask.size", "number of indices")
-        idx, vals = m._piece.entries()
+        idx, vals = m.host_piece().entries()
         dest = positions[(idx if mask.structure else idx[vals != 0]) + m._lo]
         dest = redist.to_owners(self.grid, self.grid.owner(self._size, dest), dest)
         allowed = self._local_region(dest).entries()[0]
@@ -462,7 +469,7 @@ class Vector(Container):
             positions = np.arange(self._size, dtype=np.int64) if whole else positions
             check_size("assign", value.size, len(positions), "Vector.size", "number of indices")
             t_type = value.dtype
-            src, src_vals = value._piece.entries()
+            src, src_vals = value.host_piece().entries()
             dest = positions[src + value._lo]
             idx, vals = redist.to_owners(self.grid, self.grid.owner(self._size, dest), dest,
                                          src_vals)
@@ -485,7 +492,9 @@ class Vector(Container):
                 idx = local_mask.positions()
             else:
                 idx = region.entries()[0]
-            vals = np.full(n_local if idx is None else len(idx), 0 if value is None else value,
+            # (made where the positions are: a device piece's mask lists them there)
+            xp = np if idx is None else array_module(idx)
+            vals = xp.full(n_local if idx is None else len(idx), 0 if value is None else value,
                            dtype=t_type.np_type)
         if accum is not None:
             check_domain(accum, self.dtype, t_type)
@@ -511,7 +520,7 @@ class Vector(Container):
         if accum is not None:
             z = accumulated(c, t, accum)
         else:
-            c_idx, c_vals = c.entries()
+            c_idx, c_vals = c.on_host().entries()
             outside = ~region.contains(c_idx)
             t_idx, t_vals = t.entries()
             z_idx, z_vals = _sorted(np.concatenate([c_idx[outside], t_idx]),
@@ -524,6 +533,7 @@ class Vector(Container):
     def _ewise_local(self, other, binop, kind, types, out_type, defaults):
         a, b = self._piece, other._piece
         if binop.index_aware:
+            a, b = a.on_host(), b.on_host()
             # A positional op's value is where the entry sits (row i, column 0), the same for
             # both operands; where one operand alone has an entry, ewise_add keeps its value
             # (cast), as GraphBLAS does.
@@ -586,14 +596,14 @@ class Vector(Container):
         a = self
 
         def compute(mask, opts):
-            k, targets = index._piece.entries()
+            k, targets = index.host_piece().entries()
             targets = targets.astype(np.int64)
             bad = (targets < 0) | (targets >= a._size)
             with a.grid.comm.agreed():
                 if bad.any():
                     raise IndexOutOfBound(f"gather index {targets[bad][0]} out of range for "
                                           f"Vector of size {a._size}")
-            found, vals = redist.fetch(a.grid, a._size, targets, a._lo, a._piece)
+            found, vals = redist.fetch(a.grid, a._size, targets, a._lo, a.host_piece())
             return Piece.from_entries(index._piece.size, k[found], vals[found],
                                       a.dtype.np_type)
 
@@ -614,8 +624,8 @@ class Vector(Container):
         a = self
 
         def compute(mask, opts):
-            k, own = a._piece.entries()
-            has_dest, dest = index._piece.lookup(k)
+            k, own = a.host_piece().entries()
+            has_dest, dest = index.host_piece().lookup(k)
             k, own, dest = k[has_dest], own[has_dest], dest[has_dest].astype(np.int64)
             bad = (dest < 0) | (dest >= size)
             with a.grid.comm.agreed():

@@ -69,7 +69,7 @@ class VectorIndexExpr(Infix):
 
         def compute(mask, opts):
             lo, hi = v.grid.piece(out_size)
-            found, vals = redist.fetch(v.grid, v.size, positions[lo:hi], v.offset, v.piece)
+            found, vals = redist.fetch(v.grid, v.size, positions[lo:hi], v.offset, v.host_piece())
             idx = np.flatnonzero(found)
             return Piece.from_entries(hi - lo, idx, vals[idx], v.dtype.np_type)
 
@@ -164,6 +164,6 @@ class VectorElement(ScalarLike, VectorIndexExpr):
         owner = int(v.grid.owner(v.size, [i])[0])
         local = None
         if owner == v.grid.rank:
-            found, vals = v.piece.lookup(np.array([i - v.offset]))
+            found, vals = v.host_piece().lookup(np.array([i - v.offset]))
             local = vals[0].item() if found[0] else None
         return v.grid.comm.bcast_object(local, root=owner)

@@ -22,7 +22,8 @@ from gblas2d.algorithms import (
 import gblas2d as gb
 from gblas2d import backends
 from gblas2d.distributed import comm
-from gblas2d.local.backends import array, device
+from gblas2d.local import device
+from gblas2d.local.backends import array
 from gblas2d.local.backends import numpy as reference
 
 ARRAY_BACKENDS = [name for name in ("array", "cupy") if name in backends.available()]

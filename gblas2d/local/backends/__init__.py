@@ -68,7 +68,7 @@ import os
 import sys
 
 from ...semirings.dtypes import lookup_dtype
-from . import device
+from .. import device
 from . import numpy as reference
 
 __all__ = ["BACKENDS", "PIECE_KERNELS", "adopt", "available", "backend_name", "device", "get",
@@ -163,8 +163,20 @@ def piece_kernel(kernel):
 
 
 def run(kernel, *args, push_edges=0, **kwargs):
-    """``plan(kernel, ...)`` called on the same arguments: the kernel's result."""
-    return plan(kernel, *args, push_edges=push_edges, **kwargs)(*args, **kwargs)
+    """``plan(kernel, ...)`` called on the same arguments: the kernel's result. A kernel of
+    the host reads host memory: a product's operand or mask that a device kernel left on the
+    device comes up first (``Piece.on_host``)."""
+    chosen = plan(kernel, *args, push_edges=push_edges, **kwargs)
+    if kernel == "spmv" and chosen.__module__ != _ARRAY:
+        block, x, semiring = args
+        allowed = kwargs["allowed"]
+        args = (block, x.on_host(), semiring)
+        if allowed is not None:
+            kwargs["allowed"] = allowed.on_host()
+    return chosen(*args, **kwargs)
+
+
+_ARRAY = f"{__name__}.array"
 
 
 def _scipy_pulls(block, x, semiring, x_first):

@@ -1,13 +1,15 @@
 """The array backend: one set of kernels written against an array module ``xp`` and a sparse
 module, run on the host (numpy and scipy.sparse: ``GBLAS2D_BACKEND=array``) or on a CUDA
 device (cupy and cupyx.scipy.sparse: ``GBLAS2D_BACKEND=cupy``). ``device.py`` holds the two
-places and the copies between them; nothing here names either module.
+places and the copies between them; nothing here names either module. On the host the arrays
+are numpy's behind cupy's rules (``emulated.py``): no implicit copy either way.
 
 Only calls that numpy and current cupy both have are used: gathers, ``searchsorted``,
 ``cumsum``, stable sorts, ``ufunc.at`` for add and the bitwise ops, scatter by assignment,
 and the sparse module's CSR product. A kernel reads the block's copy on the device, made on
-first use and kept with the block (``block.derived["array"]``); its vector operands go down
-as stored (a sparse piece as its entries, O(entries)), its result comes up as entries.
+first use and kept with the block (``block.derived["array"]``); its vector operands are read
+where they are (a host piece goes down as stored: a sparse one as its entries, O(entries)),
+and its result is a Piece left on the device.
 
 * ``spmv``, push and pull, for the monoids any, plus, min, max, lor, land, bor, band, bxor
   with the builtin multiplies (positional ones included) on numeric types; an unmasked
@@ -34,7 +36,7 @@ from ...semirings.dtypes import lookup_dtype
 from ..block import Block
 from ..keys import ewise_sorted, keys_fit, write_sorted
 from ..piece import Piece
-from . import device
+from .. import device
 from .numpy import scipy_operand
 
 __all__ = ["SCIPY_DENSE_PULL", "SMALL_PUSH", "accepts", "adopt", "ewise_block", "held_bytes",
@@ -248,6 +250,17 @@ def _multiply(xp, semiring, a_vals, x_vals, out_g, in_g, x_first):
 
 def _fold(xp, out, vals, monoid, size):
     """Reduce ``vals`` by their keys ``out`` in ``[0, size)``: (sorted keys, values)."""
+    hit, dense = _fold_dense(xp, out, vals, monoid, size)
+    if hit.dtype != bool:
+        return hit, dense  # min and max: sorted keys already
+    idx = xp.flatnonzero(hit)
+    return idx, dense[idx]
+
+
+def _fold_dense(xp, out, vals, monoid, size):
+    """``_fold``'s work: (hit, values) over every key in ``[0, size)``, where a key that no
+    value reached holds an arbitrary value; or (sorted keys, values) for min and max, which
+    fold by sorting."""
     t = monoid.output_type(lookup_dtype(vals.dtype)).np_type
     vals = vals.astype(t, copy=False)
     name = monoid.name
@@ -257,7 +270,6 @@ def _fold(xp, out, vals, monoid, size):
         return _fold_by_sort(xp, out, vals, name)
     hit = xp.zeros(size, dtype=bool)
     hit[out] = True
-    idx = xp.flatnonzero(hit)
     if name == "any":
         dense = xp.empty(size, dtype=t)
         dense[out] = vals
@@ -280,7 +292,7 @@ def _fold(xp, out, vals, monoid, size):
         dense = xp.full(size, word, dtype=np.uint64)
         ufunc.at(dense, out, words)
         dense = dense.view(np.int64) if np.dtype(t).kind == "i" else dense
-    return idx, dense[idx].astype(t, copy=False)
+    return hit, dense.astype(t, copy=False)
 
 
 def _fold_by_sort(xp, out, vals, name):
@@ -320,10 +332,15 @@ def _reduce_by_key(xp, keys, vals, monoid):
     return keys[first][runs], folded
 
 
-def _to_host(dev, n_out, idx, vals, out_dtype):
-    """``spmv``'s result: a Piece on the host."""
-    return Piece.listed(n_out, dev.to_host(idx.astype(np.int64, copy=False)),
-                  dev.to_host(vals.astype(out_dtype, copy=False)))
+def _result(xp, out, prod, monoid, n_out, out_dtype):
+    """``spmv``'s result, the products ``prod`` folded by output ``out``: a Piece left where
+    it was made (the product keeps it there, or copies it up to send it). A fold over every
+    output is kept as the bitmap it made where that is dense, with no list of its entries."""
+    hit, dense = _fold_dense(xp, out, prod, monoid, n_out)
+    if hit.dtype == bool:
+        return Piece.from_bitmap(hit, dense.astype(out_dtype, copy=False), was_bitmap=False)
+    return Piece.listed(n_out, hit.astype(np.int64, copy=False),
+                        dense.astype(out_dtype, copy=False))  # sorted keys and values
 
 
 # ---- the kernels ----
@@ -354,7 +371,7 @@ def spmv(block, x, semiring, *, orient, x_first, direction, allowed, out_offset,
         pos, owner, out = pos[keep], owner[keep], out[keep]
     prod = _multiply(xp, semiring, val[pos], x_vals[owner], lambda: out + out_offset,
                      lambda: x_idx[owner] + in_offset, x_first)
-    return _to_host(dev, n_out, *_fold(xp, out, prod, semiring.monoid, n_out), out_dtype)
+    return _result(xp, out, prod, semiring.monoid, n_out, out_dtype)
 
 
 def _pull(xp, dev, block, x, semiring, orient, x_first, allowed, out_offset, in_offset,
@@ -388,7 +405,7 @@ def _pull(xp, dev, block, x, semiring, orient, x_first, allowed, out_offset, in_
     prod = _multiply(xp, semiring, a_vals, _x_values(xp, values, inp, x.dtype),
                      lambda: out + out_offset,
                      lambda: inp + in_offset, x_first)
-    return _to_host(dev, n_out, *_fold(xp, out, prod, semiring.monoid, n_out), out_dtype)
+    return _result(xp, out, prod, semiring.monoid, n_out, out_dtype)
 
 
 def _pull_sparse(xp, dev, block, x, operand, by, ptr, ind, val, out_dtype, n_out):
@@ -414,8 +431,8 @@ def _pull_sparse(xp, dev, block, x, operand, by, ptr, ind, val, out_dtype, n_out
             mats[pattern_key] = (mat if operand == "pattern" else dev.sparse.csr_matrix(
                 (xp.ones(len(ind), dtype=out_dtype), ind, ptr), shape=mat.shape),)
         hit = (mats[pattern_key][0] @ present.astype(out_dtype)) > 0
-    idx = xp.flatnonzero(hit)
-    return _to_host(dev, n_out, idx, y[idx], out_dtype)
+    # (y is 0 where nothing was hit)
+    return Piece.from_bitmap(hit, y.astype(out_dtype, copy=False), was_bitmap=False)
 
 
 def spgemm(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask=None):

@@ -33,7 +33,7 @@ def _unwrap(value):
     """The numpy arrays under device arrays, in ``value`` and the lists and tuples in it."""
     if isinstance(value, Array):
         return value.a
-    if isinstance(value, np.ndarray) and value.ndim > 0:
+    if isinstance(value, np.ndarray):
         raise _mixing(value)
     if isinstance(value, (list, tuple)):
         return type(value)(_unwrap(v) for v in value)
@@ -183,7 +183,7 @@ class _Module:
 
 
 def _asarray(value, dtype=None, **kwargs):
-    if isinstance(value, np.ndarray) and value.ndim > 0:
+    if isinstance(value, np.ndarray):
         raise TypeError("xp.asarray of a numpy array copies it to the device unseen: use "
                         "device.to_device")
     if isinstance(value, Array):

@@ -6,9 +6,11 @@ CUDA device (``Cuda``). This is the one file that imports cupy, and only when a 
 made; ``Host`` is its twin, with the same methods, run on every commit: its arrays are numpy's
 behind cupy's rules (``emulated``), so what would fail on a GPU fails here.
 
-The engine keeps vectors and the blocks' own arrays on the host, where MPI reads them; the
-device holds its copy of each block. So the copies are the communication points of a product:
-its input segment goes down after the expand, its partial result comes up before the fold.
+A block's arrays stay on the host, where MPI reads them; the device holds its copy of each
+block. A product's result stays where its kernel made it: a Vector's piece on the device, read
+there by the next product, write, element-wise op or mask (``Piece.on``, ``Piece.xp``). It
+comes up where it is sent (a product's fold or gather, ``to_coo``) or read by code that runs on
+the host (``Vector.host_piece``); a host operand goes down when it meets a device one.
 Each copy is counted in the rank's communication record (``comm.stats()``, through
 ``record_copies``) as "to_device" or "to_host" in the group "device", so a trace or
 ``gb.Recorder`` shows the bytes each way. A copy up waits for the device's stream
@@ -20,10 +22,10 @@ import time
 
 import numpy as np
 
-from ...semirings._arrays import array_module
+from ..semirings._arrays import array_module
 from . import emulated
 
-__all__ = ["Cuda", "Host", "array_module", "record_copies"]
+__all__ = ["Cuda", "Host", "array_module", "moved_to", "on_host", "record_copies"]
 
 
 class Host:
@@ -36,20 +38,10 @@ class Host:
     sparse = emulated.sparse
 
     def to_device(self, array):
-        if isinstance(array, emulated.Array):
-            return array
-        start = time.perf_counter()
-        out = emulated.Array(np.array(array))
-        _count("to_device", out.nbytes, start)
-        return out
+        return moved_to(self.xp, array)
 
     def to_host(self, array):
-        if not isinstance(array, emulated.Array):
-            return array
-        start = time.perf_counter()
-        out = array.get()
-        _count("to_host", out.nbytes, start)
-        return out
+        return on_host(array)
 
     def held(self, array):
         return array.nbytes if isinstance(array, emulated.Array) else 0
@@ -70,23 +62,38 @@ class Cuda:
         self.xp, self.sparse = cupy, cupyx.scipy.sparse
 
     def to_device(self, array):
-        if isinstance(array, self.xp.ndarray):
-            return array
-        start = time.perf_counter()
-        out = self.xp.asarray(np.ascontiguousarray(array))
-        _count("to_device", array.nbytes, start)
-        return out
+        return moved_to(self.xp, array)
 
     def to_host(self, array):
-        if not isinstance(array, self.xp.ndarray):
-            return array
-        start = time.perf_counter()
-        out = self.xp.asnumpy(array)
-        _count("to_host", out.nbytes, start)
-        return out
+        return on_host(array)
 
     def held(self, array):
         return array.nbytes
+
+
+def on_host(array):
+    """``array`` in host memory: itself, or the copy up of a device array (cupy's or the
+    twin's, whose ``get`` waits for the device's stream), counted."""
+    if type(array) is np.ndarray or array is None:
+        return array
+    start = time.perf_counter()
+    out = array.get()
+    _count("to_host", out.nbytes, start)
+    return out
+
+
+def moved_to(xp, array):
+    """``array`` where module ``xp``'s arrays live: itself when it is there already, else its
+    copy (counted)."""
+    if xp is np:
+        return on_host(array)
+    if array is None or isinstance(array, xp.ndarray):
+        return array
+    start = time.perf_counter()
+    host = np.ascontiguousarray(array)
+    out = emulated.Array(host.copy()) if xp is emulated.xp else xp.asarray(host)
+    _count("to_device", out.nbytes, start)
+    return out
 
 
 _record = [None]

@@ -1,0 +1,122 @@
+"""Vector pieces on a device: the array backend's products leave their result there, and the
+writes, element-wise ops and masks of the next steps read it there. Run on the host twin
+(``gblas2d/local/emulated.py``), whose arrays fail as cupy's do when handed to numpy or mixed
+with host arrays, so a path that would copy unseen on a GPU fails here.
+"""
+
+import itertools
+import pickle
+
+import numpy as np
+import pytest
+from _helpers import backend_in_use
+from gblas2d.algorithms import bfs_levels, bfs_parents, validate_bfs_tree
+
+import gblas2d as gb
+from gblas2d.distributed import comm
+from gblas2d.local import device, emulated
+from gblas2d.local.piece import Piece, PieceMask, ewise, write
+from gblas2d.semirings import binary
+
+xp = emulated.xp
+SIZE = 300
+
+
+def test_the_twin_refuses_what_cupy_refuses():
+    """No implicit copy up (numpy, pickling for MPI), no mixing with host arrays, no unseen
+    copy down; numpy's calls dispatch to the device's arrays, reductions stay there."""
+    a = device.moved_to(xp, np.arange(5))
+    with pytest.raises(TypeError, match="Implicit conversion"):
+        np.asarray(a)
+    with pytest.raises(TypeError, match="pickled"):
+        pickle.dumps(a)
+    with pytest.raises(TypeError, match="mixed with device arrays"):
+        a + np.ones(5, dtype=np.int64)
+    with pytest.raises(TypeError, match="mixed with device arrays"):
+        a[np.array([0, 1])]
+    with pytest.raises(TypeError, match="to_device"):
+        xp.asarray(np.ones(3))
+    total = np.count_nonzero(a > 1)
+    assert isinstance(total, emulated.Array) and int(total) == 3
+    assert isinstance(np.flatnonzero(a), emulated.Array)
+    assert np.array_equal(device.on_host(xp.where(a > 2, a, 0)), [0, 0, 0, 3, 4])
+
+
+def _piece(rng, fmt, density, where):
+    present = rng.random(SIZE) < density
+    values = rng.integers(1, 50, SIZE).astype(np.int64)
+    idx = np.flatnonzero(present)
+    piece = Piece(SIZE, np.int64, present=present, values=values) if fmt == "bitmap" else \
+        Piece(SIZE, np.int64, idx=idx, vals=values[idx])
+    return piece.on(xp) if where == "device" else piece
+
+
+def _same(got, want):
+    got, want = got.on_host(), want.on_host()
+    (gi, gv), (wi, wv) = got.entries(), want.entries()
+    return got.nvals == want.nvals and np.array_equal(gi, wi) and np.array_equal(gv, wv)
+
+
+PLACES = list(itertools.product(["host", "device"], repeat=3))
+
+
+@pytest.mark.parametrize("places", PLACES, ids="-".join)
+@pytest.mark.parametrize("seed", range(4))
+def test_writes_and_ewise_across_host_and_device(places, seed):
+    """C<M, replace> = accum(C, T) and the element-wise ops give the all-host answer whichever
+    of C, T and the mask are on the device; the result lies on the device when any input
+    does, and a patched C on the host is left as it was."""
+    rng = np.random.default_rng(seed)
+    c_where = places[0]
+    on_device = "device" in places
+    for c_fmt, t_fmt in itertools.product(["sparse", "bitmap"], repeat=2):
+        dens = rng.choice([0.02, 0.3, 1.0], 3)
+        host = [_piece(rng, fmt, d, "host") for fmt, d in zip((c_fmt, t_fmt, "bitmap"), dens,
+                                                             strict=True)]
+
+        def placed(i):
+            return host[i].copy().on(xp) if places[i] == "device" else host[i].copy()
+
+        t, m = placed(1), placed(2)
+        for structure, complement, accum, replace in itertools.product(
+                (True, False), (False, True), (None, binary.plus), (False, True)):
+            c = placed(0)
+            got = write(c, t, PieceMask(m, structure, complement), accum, replace)
+            want = write(host[0].copy(), host[1], PieceMask(host[2], structure, complement),
+                         accum, replace)
+            assert got.nvals == want.nvals
+            result = got.install()
+            assert _same(result, want.install())
+            assert (result.xp is xp) == on_device
+            if c_where == "host" and on_device:
+                assert _same(c, host[0])  # the write ran on C's copy
+        c = placed(0)
+        for kind in ("mult", "add", "union"):
+            args = (binary.minus, kind, (np.int64, np.int64), np.int64, (3, -3))
+            assert _same(ewise(c, t, *args), ewise(host[0], host[1], *args))
+
+
+@pytest.fixture
+def array_kernels():
+    with backend_in_use("array") as name:
+        yield name
+
+
+@pytest.mark.serial_only
+def test_a_bfs_stays_on_the_device(array_kernels):
+    """A BFS on the array kernels keeps its vectors on the device: its result is there, and
+    once the block is there, a whole traversal copies fewer bytes than one bitmap of its
+    vertices (the source's entry going down), while its answer is python-graphblas's."""
+    A = gb.generators.rmat(12, 8, seed=3, symmetric=True)
+    root = int(np.argmax(np.bincount(A.to_coo()[0].astype(np.int64), minlength=A.nrows)))
+    bfs_parents(A, root)  # the block's copy goes down
+    with comm.recording() as rec:
+        parents = bfs_parents(A, root)
+        levels = bfs_levels(A, root)
+    assert parents.piece.xp is xp and levels.piece.xp is xp
+    copied = sum(r["bytes_sent"] for r in rec.summary() if r["group"] == "device")
+    assert copied < A.nrows
+    assert validate_bfs_tree(A, root, parents)
+    with backend_in_use("numpy"):
+        want = bfs_levels(A, root)
+    assert levels.isequal(want)
