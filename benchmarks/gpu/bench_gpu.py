@@ -203,6 +203,16 @@ def main(argv=None):
     if "triangles" in parts:
         run_engines(engines, "triangles", triangle_count,
                     lambda mine, theirs: theirs is None or mine == theirs)
+        if "device" in wanted:
+            # the same count on the device by the mask's dot products, not the sparse
+            # module's product of every wedge (``array.PAIR_BY_DOTS``)
+            from gblas2d.local.backends import array
+
+            want = triangle_count(GB)
+            array.PAIR_BY_DOTS = True
+            run_engines([engines[1]], "triangles_dots", triangle_count,
+                        lambda mine, _: mine == want)
+            array.PAIR_BY_DOTS = False
     if "bpt" in parts:
 
         def same_rrr(result, reference):

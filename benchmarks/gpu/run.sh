@@ -36,9 +36,10 @@ tests() {
     timeout "$1" python3 -m pytest "${@:2}" -q -x -p no:cacheprovider -W default \
         --rootdir "$ROOT" -c "$ROOT/pyproject.toml"
 }
-# 1. the array backend's own tests on the device (and the algorithms on it); a step given 0
-# seconds is skipped, as is the rest of a run that failed to set up
-[ "$T_TESTS" -gt 0 ] && tests "$T_TESTS" "$ROOT/tests/engine/test_array_backend.py" -k "$BACKEND or twin or counted or imported" \
+# 1. the array backend's own tests on the device (the algorithms and vector pieces on it); a
+# step given 0 seconds is skipped, as is the rest of a run that failed to set up
+[ "$T_TESTS" -gt 0 ] && tests "$T_TESTS" "$ROOT/tests/engine/test_array_backend.py" \
+    "$ROOT/tests/engine/test_device_pieces.py" -k "$BACKEND or twin or counted or imported" \
     2>&1 | tee "$OUT/tests.log"
 # 2. the figures
 # (GBLAS2D_GPU_ARGS: more of bench_gpu.py's options, e.g. --only bfs --profile)

@@ -24,8 +24,8 @@ import numpy as np
 from ..exceptions import DimensionMismatch, NotImplementedException
 from ..local import backends, device
 from ..local.block import Block, BlockMask, row_pointers
-from ..local.keys import locate, merge_disjoint, reduce_scattered, sorted_isin
 from ..local.device import array_module
+from ..local.keys import locate, merge_disjoint, reduce_scattered, sorted_isin
 from ..local.piece import Piece, PieceMask
 from ..semirings import monoid
 from . import exchange as ex

@@ -235,3 +235,19 @@ def test_masked_products_match_numpy(kernels, seed):
                                               err_msg=sr.name)
                 took_dots += got.within_mask
     assert took_dots >= 12  # the sparse masks over the dense A took the dot products
+
+
+@pytest.mark.parametrize("kernels", ARRAY_BACKENDS, indirect=True)
+def test_triangles_by_the_masks_dot_products(kernels, monkeypatch):
+    """Triangle counting's masked plus_pair by the mask's dot products (``PAIR_BY_DOTS``,
+    which the GPU run times against the sparse module's product of every wedge) gives
+    python-graphblas's count."""
+    from gblas2d.algorithms import triangle_count
+
+    A, M = _graph(8, 3)
+    dots = []
+    masked = array._spgemm_masked
+    monkeypatch.setattr(array, "_spgemm_masked", lambda *a, **k: dots.append(1) or masked(*a, **k))
+    monkeypatch.setattr(array, "PAIR_BY_DOTS", True)
+    assert triangle_count(A) == triangle_count(M)
+    assert dots

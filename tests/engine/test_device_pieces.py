@@ -1,9 +1,11 @@
 """Vector pieces on a device: the array backend's products leave their result there, and the
 writes, element-wise ops and masks of the next steps read it there. Run on the host twin
 (``gblas2d/local/emulated.py``), whose arrays fail as cupy's do when handed to numpy or mixed
-with host arrays, so a path that would copy unseen on a GPU fails here.
+with host arrays, so a path that would copy unseen on a GPU fails here; on a machine with
+cupy, on the device too (``benchmarks/gpu/run.sh`` runs this file there).
 """
 
+import importlib.util
 import itertools
 import pickle
 
@@ -11,15 +13,27 @@ import numpy as np
 import pytest
 from _helpers import backend_in_use
 from gblas2d.algorithms import bfs_levels, bfs_parents, validate_bfs_tree
+from gblas2d.semirings import binary
 
 import gblas2d as gb
 from gblas2d.distributed import comm
 from gblas2d.local import device, emulated
 from gblas2d.local.piece import Piece, PieceMask, ewise, write
-from gblas2d.semirings import binary
 
 xp = emulated.xp
 SIZE = 300
+# the device modules: the host twin's, and cupy's where it is installed
+MODULES = ["twin"] + (["cupy"] if importlib.util.find_spec("cupy") else [])
+ARRAY_BACKENDS = ["array"] + (["cupy"] if "cupy" in gb.backends.available() else [])
+
+
+@pytest.fixture(params=MODULES)
+def device_xp(request):
+    if request.param == "twin":
+        return xp
+    import cupy
+
+    return cupy
 
 
 def test_the_twin_refuses_what_cupy_refuses():
@@ -42,13 +56,12 @@ def test_the_twin_refuses_what_cupy_refuses():
     assert np.array_equal(device.on_host(xp.where(a > 2, a, 0)), [0, 0, 0, 3, 4])
 
 
-def _piece(rng, fmt, density, where):
+def _piece(rng, fmt, density):
     present = rng.random(SIZE) < density
     values = rng.integers(1, 50, SIZE).astype(np.int64)
     idx = np.flatnonzero(present)
-    piece = Piece(SIZE, np.int64, present=present, values=values) if fmt == "bitmap" else \
+    return Piece(SIZE, np.int64, present=present, values=values) if fmt == "bitmap" else \
         Piece(SIZE, np.int64, idx=idx, vals=values[idx])
-    return piece.on(xp) if where == "device" else piece
 
 
 def _same(got, want):
@@ -62,7 +75,7 @@ PLACES = list(itertools.product(["host", "device"], repeat=3))
 
 @pytest.mark.parametrize("places", PLACES, ids="-".join)
 @pytest.mark.parametrize("seed", range(4))
-def test_writes_and_ewise_across_host_and_device(places, seed):
+def test_writes_and_ewise_across_host_and_device(device_xp, places, seed):
     """C<M, replace> = accum(C, T) and the element-wise ops give the all-host answer whichever
     of C, T and the mask are on the device; the result lies on the device when any input
     does, and a patched C on the host is left as it was."""
@@ -71,11 +84,11 @@ def test_writes_and_ewise_across_host_and_device(places, seed):
     on_device = "device" in places
     for c_fmt, t_fmt in itertools.product(["sparse", "bitmap"], repeat=2):
         dens = rng.choice([0.02, 0.3, 1.0], 3)
-        host = [_piece(rng, fmt, d, "host") for fmt, d in zip((c_fmt, t_fmt, "bitmap"), dens,
-                                                             strict=True)]
+        host = [_piece(rng, fmt, d) for fmt, d in zip((c_fmt, t_fmt, "bitmap"), dens,
+                                                     strict=True)]
 
-        def placed(i):
-            return host[i].copy().on(xp) if places[i] == "device" else host[i].copy()
+        def placed(i, host=host):
+            return host[i].copy().on(device_xp) if places[i] == "device" else host[i].copy()
 
         t, m = placed(1), placed(2)
         for structure, complement, accum, replace in itertools.product(
@@ -87,7 +100,7 @@ def test_writes_and_ewise_across_host_and_device(places, seed):
             assert got.nvals == want.nvals
             result = got.install()
             assert _same(result, want.install())
-            assert (result.xp is xp) == on_device
+            assert (result.xp is device_xp) == on_device
             if c_where == "host" and on_device:
                 assert _same(c, host[0])  # the write ran on C's copy
         c = placed(0)
@@ -96,9 +109,9 @@ def test_writes_and_ewise_across_host_and_device(places, seed):
             assert _same(ewise(c, t, *args), ewise(host[0], host[1], *args))
 
 
-@pytest.fixture
-def array_kernels():
-    with backend_in_use("array") as name:
+@pytest.fixture(params=ARRAY_BACKENDS)
+def array_kernels(request):
+    with backend_in_use(request.param) as name:
         yield name
 
 
@@ -113,7 +126,7 @@ def test_a_bfs_stays_on_the_device(array_kernels):
     with comm.recording() as rec:
         parents = bfs_parents(A, root)
         levels = bfs_levels(A, root)
-    assert parents.piece.xp is xp and levels.piece.xp is xp
+    assert parents.piece.xp is not np and levels.piece.xp is not np
     copied = sum(r["bytes_sent"] for r in rec.summary() if r["group"] == "device")
     assert copied < A.nrows
     assert validate_bfs_tree(A, root, parents)
