@@ -16,7 +16,8 @@ def array_module(*arrays):
         if type(a) is np.ndarray:
             # the common case, on every op evaluation and merge: no string work
             continue
-        module = getattr(type(a), "xp", None)  # the emulated device's arrays name theirs
+        # the emulated device's arrays name their module (gblas2d/local/emulated.py)
+        module = getattr(type(a), "gblas2d_array_module", None)
         if module is not None:
             return module
         root = type(a).__module__.partition(".")[0]

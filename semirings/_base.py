@@ -322,11 +322,12 @@ class Monoid(Operator):
         return work[starts]
 
     def reduce(self, values, dtype=None):
-        """Reduce all of ``values`` to one numpy scalar (the identity when empty)."""
+        """Reduce all of ``values`` to one numpy scalar (the identity when empty); a device's
+        values (``_arrays``) to a 0-d array there."""
         dtype = lookup_dtype(values.dtype if dtype is None else dtype)
         if len(values) == 0:
             return self.identity_of(self.output_type(dtype))
-        return self.reduceat(values, np.zeros(1, dtype=np.int64))[0]
+        return self.reduceat(values, array_module(values).zeros(1, dtype=np.int64))[0]
 
 
 def identity_value(scalar):

@@ -74,8 +74,8 @@ class Cuda:
 def on_host(array):
     """``array`` in host memory: itself, or the copy up of a device array (cupy's or the
     twin's, whose ``get`` waits for the device's stream), counted."""
-    if type(array) is np.ndarray or array is None:
-        return array
+    if isinstance(array, (np.ndarray, np.generic)) or not hasattr(array, "get"):
+        return array  # on the host already: numpy's, a number, or None
     start = time.perf_counter()
     out = array.get()
     _count("to_host", out.nbytes, start)
@@ -89,6 +89,8 @@ def moved_to(xp, array):
         return on_host(array)
     if array is None or isinstance(array, xp.ndarray):
         return array
+    if array.size == 0:
+        return xp.empty(array.shape, dtype=array.dtype)  # nothing to copy
     start = time.perf_counter()
     host = np.ascontiguousarray(array)
     out = emulated.Array(host.copy()) if xp is emulated.xp else xp.asarray(host)

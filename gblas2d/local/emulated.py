@@ -196,7 +196,7 @@ def _asnumpy(value):
 
 
 xp = _Module()
-Array.xp = xp  # how ``array_module`` finds the module of these arrays
+Array.gblas2d_array_module = xp  # how ``array_module`` finds the module of these arrays
 
 
 class Matrix:

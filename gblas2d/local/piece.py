@@ -396,7 +396,10 @@ def write(c, t, mask, accum, replace, *, t_masked=False):
 def _together(c, t, mask=None):
     """C, T and the mask where the one of them on a device is: a write or an element-wise
     op of a device's result runs there, bringing a host operand down (``Piece.on``)."""
-    places = [p.xp for p in (c, t, None if mask is None else mask.on) if p is not None]
+    pieces = (c, t) if mask is None else (c, t, mask.on)
+    if all(type(p.idx if p.present is None else p.present) is np.ndarray for p in pieces):
+        return c, t, mask  # all on the host: the common case, a few writes a BFS level
+    places = [p.xp for p in pieces]
     xp = next((m for m in places if m is not np), np)
     if all(m is xp for m in places):
         return c, t, mask

@@ -10,7 +10,10 @@ A subclass supplies:
 - ``_local_part()``: this rank's Piece or Block (``with_values`` and ``select`` take arrays
   aligned with its entries);
 - ``_local_values()``: its entries' values; ``_local_entries()``: their sorted local keys and
-  values; ``_entry_positions()``: their global (rows, columns), a Vector's columns 0;
+  values; ``_entry_positions()``: their global (rows, columns), a Vector's columns 0 (all in
+  host memory);
+- ``_device_part()``: this rank's part where a device kernel left it (a Vector's piece), or
+  None: an op that takes any module's arrays runs on it there;
 - ``_lazy(method, args, dtype, compute, symmetric=False)``: its kind of lazy expression;
 - ``_ewise`` (an element-wise expression of two operands of its kind), ``_check_mask`` (is
   this mask's shape the output's?), ``_result_of`` (the expression an object or value given
@@ -26,7 +29,9 @@ import numpy as np
 
 from ..distributed.grid import collective
 from ..exceptions import DimensionMismatch, EmptyObject
-from ..semirings import binary, monoid
+from ..local import device
+from ..local.device import array_module
+from ..semirings import binary, monoid, unary
 from . import display as _display
 from . import shape as _shape
 from .automethods import computed
@@ -166,6 +171,10 @@ class Container(InPlace):
         a = self
 
         def compute(mask, opts):
+            held = None if positional or not _any_arrays(op) else a._device_part()
+            if held is not None:
+                values = values_of(held.entries()[1], None, None)
+                return held.with_values(values.astype(out_type.np_type, copy=False))
             rows, cols = a._entry_positions() if positional else (None, None)
             values = np.asarray(values_of(a._local_values(), rows, cols))
             # The structure is unchanged: the new part shares it.
@@ -199,6 +208,9 @@ class Container(InPlace):
         mirrored = not op.reads_positions or (op.name in ("diag", "offdiag") and thunk == 0)
         return self._lazy("select", (self, op, thunk), self.dtype, compute, symmetric=mirrored)
 
+    def _device_part(self):
+        return None
+
     def _select_values(self, op, thunk):
         """This rank's part, kept where the value test ``op`` holds."""
         keep = op.evaluate(self._local_values(), None, None, thunk)
@@ -212,8 +224,10 @@ class Container(InPlace):
         a = self
 
         def compute():
-            values = a._local_values()
-            local = mon.reduce(values, a.dtype) if len(values) else None
+            held = a._device_part() if _any_arrays(mon.binaryop) else None
+            values = a._local_values() if held is None else held.entries()[1]
+            # (a device's fold is one value, copied up to be sent)
+            local = device.on_host(mon.reduce(values, a.dtype)) if len(values) else None
             folds = [p for p in a.grid.comm.allgather_object(local) if p is not None]
             if not folds:
                 return None if allow_empty else mon.identity_of(out_type)
@@ -293,6 +307,15 @@ def select_thunk(thunk):
     return thunk
 
 
+def _any_arrays(op):
+    """Whether ``op``'s function takes any array module's arrays: an op of the builtin
+    catalogue, or a user function marked ``any_arrays`` (the fused BPT's)."""
+    catalogue = {"unary": unary, "binary": binary}.get(op.kind)
+    builtin = getattr(catalogue, op.name, None) if catalogue is not None else None
+    return builtin is not None and builtin.func is op.func or \
+        getattr(op.func, "any_arrays", False)
+
+
 def apply_values(op, dtype, right, left):
     """What ``apply`` computes, for either container: the result type and ``values_of(vals,
     rows, cols)`` (global positions, which only index-unary ops read) for a unary op, an
@@ -324,7 +347,7 @@ def apply_values(op, dtype, right, left):
     bound_type = _bound_type(bound, "right" if left is None else "left")
 
     def values_of(vals, rows, cols):
-        s = np.full(len(vals), bound, dtype=bound_type.np_type)
+        s = array_module(vals).full(len(vals), bound, dtype=bound_type.np_type)
         return op.evaluate(vals, s) if left is None else op.evaluate(s, vals)
 
     return check_domain(op, dtype, bound_type), values_of

@@ -349,6 +349,9 @@ class Vector(Container):
     def _local_part(self):
         return self.host_piece()
 
+    def _device_part(self):
+        return None if self._piece.xp is np else self._piece
+
     def _local_values(self):
         return self.host_piece().entries()[1]
 
@@ -492,8 +495,9 @@ class Vector(Container):
                 idx = local_mask.positions()
             else:
                 idx = region.entries()[0]
-            # (made where the positions are: a device piece's mask lists them there)
-            xp = np if idx is None else array_module(idx)
+            # Made where the positions are (a device piece's mask lists them there); a full
+            # vector where the kernels run (PageRank's r' = (1 - d) / n each iteration).
+            xp = backends.vector_module() if idx is None else array_module(idx)
             vals = xp.full(n_local if idx is None else len(idx), 0 if value is None else value,
                            dtype=t_type.np_type)
         if accum is not None:

@@ -92,7 +92,28 @@ def test_the_plan_runs_products_here(kernels):
     assert backends.plan("ewise_block", block, block, gb.binary.plus, "add",
                          (np.float64, np.float64), np.float64, (None, None)) is array.ewise_block
     assert backends.plan("select_values", block, gb.select.valuegt, 1) is array.select_values
-    assert backends.plan("transpose_block", block) is reference.transpose_block
+    assert backends.plan("transpose_block", block) is array.transpose_block
+
+
+@pytest.mark.parametrize("kernels", ARRAY_BACKENDS, indirect=True)
+@pytest.mark.parametrize("shape", [(40, 30, 300), (500, 700, 40), (30, 30, 0)])
+def test_transpose_and_columns_sorted_on_the_device(kernels, shape):
+    """A block's storage by columns, sorted on the device, and the transpose made from it
+    are numpy's, for plain and hypersparse blocks and an empty one."""
+    from gblas2d.local.block import Block
+
+    nrows, ncols, nvals = shape
+    rng = np.random.default_rng(nvals)
+    keys = np.unique(rng.integers(0, nrows * ncols, nvals))
+    block = Block.from_keys(nrows, ncols, keys, rng.random(len(keys)))
+    got, want = array.transpose_block(block), reference.transpose_block(block)
+    assert (got.nrows, got.ncols) == (want.nrows, want.ncols) == (ncols, nrows)
+    assert np.array_equal(got.keys(), want.keys())
+    assert np.array_equal(got.values, want.values)
+    dev = array._place[0]
+    for mine, theirs in zip(array._storage(block, "cols"), block.by_cols(), strict=True):
+        assert (mine is None) == (theirs is None)
+        assert mine is None or np.array_equal(dev.to_host(mine), theirs)
 
 
 @pytest.mark.parametrize("kernels", ARRAY_BACKENDS, indirect=True)
@@ -237,6 +258,7 @@ def test_masked_products_match_numpy(kernels, seed):
     assert took_dots >= 12  # the sparse masks over the dense A took the dot products
 
 
+@pytest.mark.serial_only  # which rank's product takes the mask in is the scheme's choice
 @pytest.mark.parametrize("kernels", ARRAY_BACKENDS, indirect=True)
 def test_triangles_by_the_masks_dot_products(kernels, monkeypatch):
     """Triangle counting's masked plus_pair by the mask's dot products (``PAIR_BY_DOTS``,

@@ -67,12 +67,15 @@ import importlib
 import os
 import sys
 
+import numpy as numpy_module
+
 from ...semirings.dtypes import lookup_dtype
 from .. import device
 from . import numpy as reference
 
 __all__ = ["BACKENDS", "PIECE_KERNELS", "adopt", "available", "backend_name", "device", "get",
-           "held_bytes", "piece_kernel", "plan", "run", "set_backend", "threads_per_rank"]
+           "held_bytes", "piece_kernel", "plan", "run", "set_backend", "threads_per_rank",
+           "vector_module"]
 
 BACKENDS = ("numpy", "suitesparse", "array", "cupy")
 PIECE_KERNELS = ("write_piece", "ewise_piece")
@@ -209,6 +212,16 @@ def held_bytes(block):
         if module is not None:
             held[name] = module.held_bytes(block)
     return held
+
+
+def vector_module():
+    """The array module a new full vector's values are made with: the device's for the
+    array backend (``array.vector_module``), numpy for the others."""
+    return getattr(get(), "vector_module", _numpy_module)()
+
+
+def _numpy_module():
+    return numpy_module
 
 
 def backend_name():

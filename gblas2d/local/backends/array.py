@@ -24,8 +24,9 @@ and its result is a Piece left on the device.
   kernels run.
 
 A user-defined op runs here on the host; on the device only one whose function takes any
-module's arrays (``func.any_arrays``, as the fused BPT's sampled band). The transpose of a
-whole-matrix block, the times monoid and keys beyond int64 are numpy's (``accepts``).
+module's arrays (``func.any_arrays``, as the fused BPT's sampled band). The times monoid and
+keys beyond int64 are numpy's (``accepts``). ``transpose_block`` sorts the block's storage by
+columns on the device, where pushes read it too.
 """
 
 import numpy as np
@@ -34,14 +35,14 @@ from ...semirings import binary as builtin_binary
 from ...semirings import select as builtin_select
 from ...semirings.dtypes import lookup_dtype
 from .. import device
-from ..block import Block
+from ..block import HYPER_SWITCH, Block
 from ..keys import ewise_sorted, keys_fit, write_sorted
 from ..piece import Piece
 from .numpy import scipy_operand
 
 __all__ = ["PAIR_BY_DOTS", "SCIPY_DENSE_PULL", "SMALL_PUSH", "accepts", "adopt", "ewise_block",
-           "held_bytes", "select_values", "small_push_in_numpy", "spgemm", "spmv", "use",
-           "write_block"]
+           "held_bytes", "select_values", "small_push_in_numpy", "spgemm", "spmv",
+           "transpose_block", "use", "vector_module", "write_block"]
 
 # The plan's two measured exceptions do not apply: the sparse module's product is taken here.
 SCIPY_DENSE_PULL = False
@@ -59,6 +60,11 @@ PAIR_BY_DOTS = False
 def use(where):
     """Run the kernels on the host ("host": numpy and scipy) or a CUDA device ("cupy")."""
     _place[0] = device.Cuda() if where == "cupy" else device.Host()
+
+
+def vector_module():
+    """Where a new full vector is made: on the device, where the products read it."""
+    return _place[0].xp
 
 
 def small_push_in_numpy(block, orient):
@@ -104,6 +110,9 @@ def accepts(kernel, *args, **kwargs):
     docstring), on numeric values; everything else goes to numpy."""
     if kernel in ("ewise_block", "write_block", "select_values"):
         return _block_kernel_runs_here(kernel, *args)
+    if kernel == "transpose_block":
+        block = args[0]
+        return keys_fit(block.nrows, block.ncols) and _numeric(block.values.dtype)
     if kernel == "spmv":
         block, x, semiring = args
         dtypes = (block.values.dtype, x.dtype)
@@ -144,15 +153,38 @@ def _block_kernel_runs_here(kernel, *args):
 
 def _storage(block, by):
     """The block by "rows" or "cols" on the device: (ids or None, ptr, ind, values), made on
-    first use."""
+    first use: by rows, its host storage copied down; by columns, sorted there from that."""
     cache = block.derived.setdefault("array", {})
     if by not in cache:
         dev = _place[0]
-        ids, ptr, ind, val = block.by_rows() if by == "rows" else block.by_cols()
-        arrays = [None if ids is None else dev.to_device(ids), dev.to_device(ptr),
-                  dev.to_device(ind), dev.to_device(np.ascontiguousarray(val))]
-        cache[by] = tuple(arrays)
+        if by == "rows":
+            ids, ptr, ind, val = block.by_rows()
+            cache[by] = tuple(None if a is None else dev.to_device(np.ascontiguousarray(a))
+                              for a in (ids, ptr, ind, val))
+        elif block.symmetric:
+            cache[by] = _storage(block, "rows")
+        else:
+            cache[by] = _turned(dev.xp, block, _storage(block, "rows"))
     return cache[by]
+
+
+def _turned(xp, block, by_rows):
+    """The storage by columns of a block from its storage by rows, on the device: a stable
+    sort of the entries by column keeps each column's rows in order. Hypersparse by the
+    block's rule (``Block.by_cols``)."""
+    ids, ptr, ind, val = by_rows
+    slot = _owners(xp, ptr, xp.arange(len(ptr) - 1))
+    rows = slot if ids is None else ids[slot]
+    order = xp.argsort(ind, kind="stable")
+    cols = ind[order]
+    if ids is None and block.nvals >= HYPER_SWITCH * block.ncols:
+        col_ptr = xp.searchsorted(cols, xp.arange(block.ncols + 1))
+        return None, col_ptr, rows[order], val[order]
+    if len(cols) == 0:
+        return cols, xp.zeros(1, dtype=np.int64), rows, val
+    first = xp.flatnonzero(_run_firsts(xp, cols))
+    col_ptr = xp.concatenate([first, xp.full(1, len(cols), dtype=first.dtype)])
+    return cols[first], col_ptr, rows[order], val[order]
 
 
 def _slots(block, by, ptr):
@@ -564,6 +596,15 @@ def _spgemm_sparse(xp, dev, a, a_rows, a_ind, a_val, b_ptr, b_ind, b_val, b_ncol
     vals = xp.zeros(len(keys), dtype=t)
     vals[xp.searchsorted(keys, v_keys)] = v_vals
     return keys // max(b_ncols, 1), keys % max(b_ncols, 1), vals
+
+
+def transpose_block(block):
+    """The transpose of a whole-matrix block (``numpy.transpose_block``): its storage by
+    columns, sorted on the device (``_storage``), comes up as the new block's by rows."""
+    dev = _place[0]
+    ids, ptr, ind, val = (None if a is None else dev.to_host(a)
+                          for a in _storage(block, "cols"))
+    return Block.compressed(block.ncols, block.nrows, ids, ptr, ind, val)
 
 
 def ewise_block(a, b, binop, kind, in_types, out_type, defaults):
