@@ -139,13 +139,13 @@ def main(argv=None):
                 seconds, result = timed(lambda M=M: call(M), repeat, backend)
             except Exception as err:  # a failing engine is reported, the others still run
                 rows_out[label] = {"error": f"{type(err).__name__}: {err}"}
-                print(f"{name:<14}{label:<24}FAILED {err}", flush=True)
+                print(f"{name:<16}{label:<24}FAILED {err}", flush=True)
                 continue
             if backend is None:
                 reference = result
             agrees = bool(check(result, reference))
             rows_out[label] = {"seconds": seconds, "agrees": agrees}
-            print(f"{name:<14}{label:<24}{seconds:10.4f} s  agrees={agrees}", flush=True)
+            print(f"{name:<16}{label:<24}{seconds:10.4f} s  agrees={agrees}", flush=True)
         report["results"][name] = rows_out
         save()
         return rows_out

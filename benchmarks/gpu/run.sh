@@ -19,7 +19,8 @@ SITE=${GBLAS2D_GPU_SITE:-/tmp/gblas2d-site}
 read -r T_TESTS T_BENCH T_PROPS <<<"${GBLAS2D_GPU_LIMITS:-90 330 120}"
 mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1
-if [ -d "$ROOT/.whl" ] && ls "$ROOT"/.whl/*.whl >/dev/null 2>&1; then
+# (a rehearsal uses this machine's packages: the wheels are the GPU machine's Python's)
+if [ "$BACKEND" = cupy ] && [ -d "$ROOT/.whl" ] && ls "$ROOT"/.whl/*.whl >/dev/null 2>&1; then
     python3 -m pip install -q --no-index --no-deps --no-compile --target "$SITE" \
         "$ROOT"/.whl/*.whl || exit 1
 fi

@@ -280,7 +280,9 @@ class Degrees:
     def at(self, positions):
         """The sum of the degrees at the piece's sorted unique ``positions``."""
         if isinstance(self.of, np.ndarray):
-            return int(self._of_on(array_module(positions))[positions].sum())
+            of = self.of if type(positions) is np.ndarray else \
+                self._of_on(array_module(positions))
+            return int(of[positions].sum())
         idx, vals = self.of
         return int(vals[locate(idx, device.on_host(positions))[0]].sum())
 
@@ -290,7 +292,7 @@ class Degrees:
         if piece.nvals == piece.size:
             return self.total
         if piece.is_bitmap and isinstance(self.of, np.ndarray):
-            if piece.xp is not np:
+            if type(piece.present) is not np.ndarray:
                 return int((self._of_on(piece.xp) * piece.present).sum())
             # a dot product: 6x faster than sum(where=) over 131,072 positions
             return int(np.dot(self.of, piece.present))

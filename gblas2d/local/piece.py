@@ -67,7 +67,8 @@ class Piece:
     def from_entries(cls, size, idx, vals, dtype=None, *, was_bitmap=False, operand=False):
         """A piece from sorted unique positions and values (taken, not copied, when sparse).
         An ``operand`` piece is only read, so a full one takes its values without a copy."""
-        xp = array_module(idx, vals)
+        xp = np if type(idx) is np.ndarray and type(vals) is np.ndarray else \
+            array_module(idx, vals)
         dtype = np.dtype(vals.dtype if dtype is None else dtype)
         vals = xp.asarray(vals).astype(dtype, copy=False)
         if len(idx) == size:
@@ -133,7 +134,7 @@ class Piece:
     def on(self, xp):
         """This piece with its arrays where module ``xp``'s live: itself when they are there,
         else a copy (``device.moved_to``, counted)."""
-        if self.xp is xp:
+        if (xp is np and _on_host(self)) or self.xp is xp:
             return self
         moved = [device.moved_to(xp, a) for a in (self.idx, self.vals, self.present,
                                                   self.values)]
@@ -396,10 +397,14 @@ def write(c, t, mask, accum, replace, *, t_masked=False):
 def _together(c, t, mask=None):
     """C, T and the mask where the one of them on a device is: a write or an element-wise
     op of a device's result runs there, bringing a host operand down (``Piece.on``)."""
-    pieces = (c, t) if mask is None else (c, t, mask.on)
-    if all(type(p.idx if p.present is None else p.present) is np.ndarray for p in pieces):
-        return c, t, mask  # all on the host: the common case, a few writes a BFS level
-    places = [p.xp for p in pieces]
+    on = None if mask is None else mask.on
+    # All on the host: the common case, a few writes a BFS level (tested inline: a call
+    # each would cost a mesh BFS 2%).
+    if type(c.idx if c.present is None else c.present) is np.ndarray and \
+            type(t.idx if t.present is None else t.present) is np.ndarray and \
+            (on is None or type(on.idx if on.present is None else on.present) is np.ndarray):
+        return c, t, mask
+    places = [p.xp for p in ((c, t) if mask is None else (c, t, mask.on))]
     xp = next((m for m in places if m is not np), np)
     if all(m is xp for m in places):
         return c, t, mask
@@ -408,6 +413,10 @@ def _together(c, t, mask=None):
         # (the mask's ``on`` holds its allowed entries: a structural mask of it is the same)
         mask = PieceMask(moved_t if mask.on is t else mask.on.on(xp), True, mask.complement)
     return c.on(xp), moved_t, mask
+
+
+def _on_host(piece):
+    return type(piece.idx if piece.present is None else piece.present) is np.ndarray
 
 
 def _accumulate(c, t, accum, dtype, *, in_place=True):

@@ -497,7 +497,8 @@ class Vector(Container):
                 idx = region.entries()[0]
             # Made where the positions are (a device piece's mask lists them there); a full
             # vector where the kernels run (PageRank's r' = (1 - d) / n each iteration).
-            xp = backends.vector_module() if idx is None else array_module(idx)
+            xp = backends.vector_module() if idx is None else \
+                np if type(idx) is np.ndarray else array_module(idx)
             vals = xp.full(n_local if idx is None else len(idx), 0 if value is None else value,
                            dtype=t_type.np_type)
         if accum is not None:

@@ -105,6 +105,7 @@ def set_backend(name):
         module.use("cupy" if name == "cupy" else "host")
     _current["module"] = module
     _current["name"] = name
+    _current["device"] = name in ("array", "cupy")  # whose pieces may be on a device
     _current["pieces"] = {kernel: getattr(module, kernel, getattr(reference, kernel))
                           for kernel in PIECE_KERNELS}
 
@@ -170,7 +171,7 @@ def run(kernel, *args, push_edges=0, **kwargs):
     the host reads host memory: a product's operand or mask that a device kernel left on the
     device comes up first (``Piece.on_host``)."""
     chosen = plan(kernel, *args, push_edges=push_edges, **kwargs)
-    if kernel == "spmv" and chosen.__module__ != _ARRAY:
+    if kernel == "spmv" and _current["device"] and chosen.__module__ != _ARRAY:
         block, x, semiring = args
         allowed = kwargs["allowed"]
         args = (block, x.on_host(), semiring)

@@ -76,10 +76,12 @@ def adopt(block):
 
 
 def held_bytes(block):
-    """The bytes of this backend's copies of ``block`` (none on the host: they are its own)."""
+    """The bytes of this backend's copies of ``block`` on the device (the host twin's too),
+    each counted once (a symmetric block's storage by columns is its storage by rows)."""
     dev = _place[0]
     total = 0
-    for storage in block.derived.get("array", {}).values():
+    stored = {id(storage): storage for storage in block.derived.get("array", {}).values()}
+    for storage in stored.values():
         for a in storage:
             if hasattr(a, "indptr"):  # a matrix of the sparse module: its three arrays
                 total += dev.held(a.data) + dev.held(a.indices) + dev.held(a.indptr)
