@@ -70,11 +70,12 @@ def fetch(grid, size, targets, lo, piece):
     on this rank starts at ``lo``.
 
     Returns (found, vals) aligned with ``targets``. Each rank asks the owners for the positions
-    it needs and answers the requests it gets: two alltoallv rounds.
+    it needs and answers the requests it gets: two alltoallv rounds. On one rank the lookup is
+    local, where ``targets`` and ``piece`` are (a device's memory, both).
     """
-    targets = np.asarray(targets, dtype=np.int64)
     if grid.comm.size == 1:
-        return piece.lookup(targets - lo)
+        return piece.lookup(targets.astype(np.int64, copy=False) - lo)
+    targets = np.asarray(targets, dtype=np.int64)
     return ask(grid, grid.owner(size, targets), targets, lambda asked: piece.lookup(asked - lo),
                piece.dtype)
 

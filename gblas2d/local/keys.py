@@ -102,7 +102,7 @@ def sorted_union(a, b):
 def run_starts(keys):
     """Where each run of equal values begins in the sorted ``keys`` (``np.r_`` would do it with
     a Python-level parse per call, which shows in a BFS's per-level cost)."""
-    first = np.empty(len(keys), dtype=bool)
+    first = (np if type(keys) is np.ndarray else array_module(keys)).empty(len(keys), dtype=bool)
     if len(keys):
         first[0] = True
         np.not_equal(keys[1:], keys[:-1], out=first[1:])

@@ -601,15 +601,16 @@ class Vector(Container):
         a = self
 
         def compute(mask, opts):
-            k, targets = index.host_piece().entries()
+            index_piece, piece = _pieces_to_send(index, a)
+            k, targets = index_piece.entries()
             targets = targets.astype(np.int64)
             bad = (targets < 0) | (targets >= a._size)
             with a.grid.comm.agreed():
                 if bad.any():
-                    raise IndexOutOfBound(f"gather index {targets[bad][0]} out of range for "
-                                          f"Vector of size {a._size}")
-            found, vals = redist.fetch(a.grid, a._size, targets, a._lo, a.host_piece())
-            return Piece.from_entries(index._piece.size, k[found], vals[found],
+                    raise IndexOutOfBound(f"gather index {int(targets[bad][0])} out of range "
+                                          f"for Vector of size {a._size}")
+            found, vals = redist.fetch(a.grid, a._size, targets, a._lo, piece)
+            return Piece.from_entries(index_piece.size, k[found], vals[found],
                                       a.dtype.np_type)
 
         return VectorExpression("gather", (self, index), self.dtype, index.size, compute,
@@ -629,15 +630,19 @@ class Vector(Container):
         a = self
 
         def compute(mask, opts):
-            k, own = a.host_piece().entries()
-            has_dest, dest = index.host_piece().lookup(k)
+            piece, index_piece = _pieces_to_send(a, index)
+            k, own = piece.entries()
+            has_dest, dest = index_piece.lookup(k)
             k, own, dest = k[has_dest], own[has_dest], dest[has_dest].astype(np.int64)
             bad = (dest < 0) | (dest >= size)
             with a.grid.comm.agreed():
                 if bad.any():
-                    raise IndexOutOfBound(f"scatter index {dest[bad][0]} out of range for "
-                                          f"size {size}")
-            idx, vals = redist.to_owners(a.grid, a.grid.owner(size, dest), dest, own)
+                    raise IndexOutOfBound(f"scatter index {int(dest[bad][0])} out of range "
+                                          f"for size {size}")
+            if a.grid.comm.size == 1:
+                idx, vals = dest, own  # every entry's owner is this rank
+            else:
+                idx, vals = redist.to_owners(a.grid, a.grid.owner(size, dest), dest, own)
             lo, hi = a.grid.piece(size)
             idx, vals = redist.reduce_duplicates(*_sorted(idx - lo, vals), mon)
             return Piece.from_entries(hi - lo, idx, vals, a.dtype.np_type)
@@ -670,6 +675,17 @@ class Vector(Container):
         piece = _shape.resized_piece(self, size)
         self._commit(Write(piece.nvals, piece=piece), resized=True)
         self._size, self._lo = size, self.grid.piece(size)[0]
+
+
+def _pieces_to_send(*vectors):
+    """The pieces of ``vectors`` for a gather or scatter: in host memory, where entries travel
+    between ranks; on one rank, where they are (together on the device when one is there),
+    since nothing travels."""
+    if vectors[0].grid.comm.size > 1:
+        return [v.host_piece() for v in vectors]
+    pieces = [v.piece for v in vectors]
+    xp = next((p.xp for p in pieces if p.xp is not np), np)
+    return [p.on(xp) for p in pieces]
 
 
 def _sorted(idx, vals):
