@@ -301,6 +301,8 @@ class Monoid(Operator):
             return values[:0]
         if self.is_any:
             return values[starts]
+        if type(values) is not np.ndarray:
+            return self._reduceat_by_halves(values, starts)
         if self.ufunc is not None:
             with np.errstate(all="ignore"):
                 return self.ufunc.reduceat(values, starts).astype(t.np_type, copy=False)
@@ -321,13 +323,49 @@ class Monoid(Operator):
             lengths = half
         return work[starts]
 
+    def _reduceat_by_halves(self, values, starts):
+        """``reduceat`` on a device, whose ufuncs have no ``reduceat`` (cupy's): in every
+        segment at once, the second half combined into the first until one value is left;
+        log2(longest segment) element-wise steps, with no ``repeat`` by counts (cupy has
+        none)."""
+        xp = array_module(values)
+        n = len(values)
+        lengths = xp.diff(xp.concatenate([starts, xp.full(1, n, dtype=starts.dtype)]))
+        segment = xp.zeros(n, dtype=np.int64)
+        segment[starts[1:]] = 1
+        segment = xp.cumsum(segment)
+        offset = xp.arange(n) - starts[segment]
+        work = values.copy()
+        while int(lengths.max()) > 1:
+            half = (lengths + 1) // 2
+            pairs = xp.flatnonzero(offset < (lengths - half)[segment])
+            work[pairs] = self.combine(work[pairs], work[pairs + half[segment[pairs]]])
+            lengths = half
+        return work[starts]
+
     def reduce(self, values, dtype=None):
         """Reduce all of ``values`` to one numpy scalar (the identity when empty); a device's
         values (``_arrays``) to a 0-d array there."""
         dtype = lookup_dtype(values.dtype if dtype is None else dtype)
         if len(values) == 0:
             return self.identity_of(self.output_type(dtype))
-        return self.reduceat(values, array_module(values).zeros(1, dtype=np.int64))[0]
+        if type(values) is not np.ndarray:
+            return self._reduce_by_halves(values)
+        return self.reduceat(values, np.zeros(1, dtype=np.int64))[0]
+
+    def _reduce_by_halves(self, values):
+        """``reduce`` on a device, whose ufuncs have no ``reduce`` or ``reduceat`` (cupy's):
+        the two halves combined until one value is left, log2(n) element-wise steps."""
+        xp = array_module(values)
+        values = values.astype(self.output_type(lookup_dtype(values.dtype)).np_type,
+                               copy=False)
+        if self.is_any:
+            return values[0]
+        while len(values) > 1:
+            half = len(values) // 2
+            head = self.combine(values[:half], values[half:2 * half])
+            values = head if len(values) % 2 == 0 else xp.concatenate([head, values[-1:]])
+        return values[0]
 
 
 def identity_value(scalar):

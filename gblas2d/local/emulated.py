@@ -77,10 +77,11 @@ class Array(NDArrayOperatorsMixin):
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         if "out" in kwargs:
             kwargs["out"] = _unwrap(kwargs["out"])
-        return _wrap(getattr(ufunc, method)(*_unwrap(inputs), **kwargs))
+        call = ufunc if method == "__call__" else _ufunc_method(ufunc, method)
+        return _wrap(call(*_unwrap(inputs), **kwargs))
 
     def __array_function__(self, func, types, args, kwargs):
-        return _wrap(func(*_unwrap(args), **{k: _unwrap(v) for k, v in kwargs.items()}))
+        return _wrap(_refused(func)(*_unwrap(args), **{k: _unwrap(v) for k, v in kwargs.items()}))
 
     # ---- the ndarray interface the kernels use ----
     def __getitem__(self, key):
@@ -138,8 +139,22 @@ _METHODS = frozenset({"all", "any", "argmax", "argmin", "argsort", "astype", "co
                       "sum", "view"})
 
 
+# What cupy's ufuncs do beyond a call: ``outer`` for all, ``at`` for a few (cupy's documents
+# add, maximum and minimum; the bitwise ones ran on the H200), and no ``reduce``,
+# ``accumulate`` or ``reduceat``.
+_AT = frozenset({"add", "maximum", "minimum", "bitwise_or", "bitwise_and", "bitwise_xor"})
+
+
+def _ufunc_method(ufunc, method):
+    """``ufunc.method`` as the device has it, or the TypeError cupy would give."""
+    if method == "outer" or method == "at" and ufunc.__name__ in _AT:
+        return getattr(ufunc, method)
+    raise TypeError(f"the device's {ufunc.__name__} has no {method!r} (cupy's ufuncs have "
+                    f"no reduce, accumulate or reduceat, and 'at' only for {sorted(_AT)})")
+
+
 class _Ufunc:
-    """A ufunc of the device module: called, or through ``at``, ``reduce``, ``accumulate``."""
+    """A ufunc of the device module: called, or through ``at`` and ``outer``."""
 
     def __init__(self, ufunc):
         self.ufunc = ufunc
@@ -150,7 +165,7 @@ class _Ufunc:
         return _wrap(self.ufunc(*_unwrap(args), **kwargs))
 
     def __getattr__(self, method):
-        bound = getattr(self.ufunc, method)
+        bound = _ufunc_method(self.ufunc, method)
 
         def call(*args, **kwargs):
             return _wrap(bound(*_unwrap(args), **{k: _unwrap(v) for k, v in kwargs.items()}))
@@ -177,9 +192,24 @@ class _Module:
             return _asnumpy
 
         def call(*args, **kwargs):
-            return _wrap(value(*_unwrap(args), **{k: _unwrap(v) for k, v in kwargs.items()}))
+            return _wrap(_refused(value)(*_unwrap(args),
+                                         **{k: _unwrap(v) for k, v in kwargs.items()}))
 
         return call
+
+
+def _refused(func):
+    """``func``, or in its place one that raises where cupy's twin has no such call: ``repeat``
+    by an array of counts."""
+    if func is not np.repeat:
+        return func
+
+    def repeat(a, repeats, *args, **kwargs):
+        if np.ndim(repeats):
+            raise TypeError("the device's repeat takes one count, not an array of them")
+        return np.repeat(a, repeats, *args, **kwargs)
+
+    return repeat
 
 
 def _asarray(value, dtype=None, **kwargs):

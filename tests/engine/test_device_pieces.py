@@ -38,7 +38,8 @@ def device_xp(request):
 
 def test_the_twin_refuses_what_cupy_refuses():
     """No implicit copy up (numpy, pickling for MPI), no mixing with host arrays, no unseen
-    copy down; numpy's calls dispatch to the device's arrays, reductions stay there."""
+    copy down, none of the calls cupy lacks (repeat by counts, ufunc.reduceat); numpy's calls
+    dispatch to the device's arrays, reductions stay there."""
     a = device.moved_to(xp, np.arange(5))
     with pytest.raises(TypeError, match="Implicit conversion"):
         np.asarray(a)
@@ -50,10 +51,30 @@ def test_the_twin_refuses_what_cupy_refuses():
         a[np.array([0, 1])]
     with pytest.raises(TypeError, match="to_device"):
         xp.asarray(np.ones(3))
+    with pytest.raises(TypeError, match="repeat"):
+        np.repeat(a, a)
+    with pytest.raises(TypeError, match="reduceat"):
+        np.minimum.reduceat(a, device.moved_to(xp, np.array([0, 2])))
     total = np.count_nonzero(a > 1)
     assert isinstance(total, emulated.Array) and int(total) == 3
     assert isinstance(np.flatnonzero(a), emulated.Array)
     assert np.array_equal(device.on_host(xp.where(a > 2, a, 0)), [0, 0, 0, 3, 4])
+
+
+@pytest.mark.parametrize("name", ["plus", "times", "min", "max", "lor", "land", "any", "bor",
+                                  "band", "bxor"])
+def test_reductions_on_the_device(device_xp, name):
+    """A monoid's reduce and segmented reduce of a device's values (by halves: cupy's ufuncs
+    have no reduceat) give the host's values, left on the device."""
+    m = getattr(gb.monoid, name)
+    rng = np.random.default_rng(len(name))
+    values = rng.integers(-5, 6, 1000)
+    starts = np.unique(np.concatenate([[0], rng.integers(1, 1000, 60), [999]]))
+    down = device.moved_to(device_xp, values)
+    got = m.reduceat(down, device.moved_to(device_xp, starts))
+    assert type(got) is not np.ndarray
+    assert np.array_equal(device.on_host(got), m.reduceat(values, starts))
+    assert device.on_host(m.reduce(down)) == m.reduce(values)
 
 
 def _piece(rng, fmt, density):
