@@ -29,7 +29,7 @@ from . import device
 from .device import array_module
 from .keys import write_sorted
 
-__all__ = ["Piece", "PieceMask", "Write", "accumulated", "write"]
+__all__ = ["Piece", "PieceMask", "Write", "accumulated", "ewise", "together", "write"]
 
 _TO_BITMAP = 64
 _TO_SPARSE = 256
@@ -357,7 +357,6 @@ def write(c, t, mask, accum, replace, *, t_masked=False):
     dtype = c.dtype
     # ``C<T.S> = T`` (SSSP's ``d(q.S) << q``): T is its own mask, its positions the mask's.
     own_mask = mask is not None and mask.on is t and not mask.complement
-    c, t, mask = _together(c, t, mask)
     if mask is not None and not t_masked and not own_mask:
         # Only T's allowed entries can reach the output. A bitmap T is masked bit by bit: a
         # streaming pass instead of gathers through its entries.
@@ -394,16 +393,10 @@ def write(c, t, mask, accum, replace, *, t_masked=False):
                                                      was_bitmap=c.is_bitmap))
 
 
-def _together(c, t, mask=None):
-    """C, T and the mask where the one of them on a device is: a write or an element-wise
-    op of a device's result runs there, bringing a host operand down (``Piece.on``)."""
-    on = None if mask is None else mask.on
-    # All on the host: the common case, a few writes a BFS level (tested inline: a call
-    # each would cost a mesh BFS 2%).
-    if type(c.idx if c.present is None else c.present) is np.ndarray and \
-            type(t.idx if t.present is None else t.present) is np.ndarray and \
-            (on is None or type(on.idx if on.present is None else on.present) is np.ndarray):
-        return c, t, mask
+def together(c, t, mask=None):
+    """C, T and the mask where the one of them on a device is (``Piece.on``): a write or an
+    element-wise op of a device's result runs there, bringing a host operand down. The array
+    backend's piece kernels call it; ``write`` and ``ewise`` take pieces in one place."""
     places = [p.xp for p in ((c, t) if mask is None else (c, t, mask.on))]
     xp = next((m for m in places if m is not np), np)
     if all(m is xp for m in places):
@@ -449,7 +442,6 @@ def ewise(a, b, binop, kind, in_types, out_type, defaults=(None, None)):
     other. A union of two sparse pieces costs O(entries); a union with a bitmap is at least as
     dense as the bitmap, so it is computed on whole arrays, O(size).
     """
-    a, b, _ = _together(a, b)
     xp = a.xp
     if kind == "mult" and not (a.is_bitmap and b.is_bitmap):
         if a.nvals <= b.nvals:

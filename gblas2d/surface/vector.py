@@ -16,7 +16,7 @@ from ..distributed.products import EdgeSums
 from ..exceptions import IndexOutOfBound, InvalidValue
 from ..local import backends
 from ..local.device import array_module
-from ..local.piece import Piece, PieceMask, Write, accumulated
+from ..local.piece import Piece, PieceMask, Write
 from ..semirings import binary, monoid, semiring
 from ..semirings import select as builtin_select
 from ..semirings.dtypes import FP64, lookup_dtype
@@ -523,7 +523,7 @@ class Vector(Container):
             return _write_piece(c, t, PieceMask(region, True, False), None, False,
                                 t_masked=True)
         if accum is not None:
-            z = accumulated(c, t, accum)
+            z = _ewise_piece(c, t, accum, "add", (c.dtype, t.dtype), c.dtype)  # accum(C, T)
         else:
             c_idx, c_vals = c.on_host().entries()
             outside = ~region.contains(c_idx)

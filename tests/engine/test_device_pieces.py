@@ -18,6 +18,7 @@ from gblas2d.semirings import binary
 import gblas2d as gb
 from gblas2d.distributed import comm
 from gblas2d.local import device, emulated
+from gblas2d.local.backends import array
 from gblas2d.local.piece import Piece, PieceMask, ewise, write
 
 xp = emulated.xp
@@ -97,9 +98,10 @@ PLACES = list(itertools.product(["host", "device"], repeat=3))
 @pytest.mark.parametrize("places", PLACES, ids="-".join)
 @pytest.mark.parametrize("seed", range(4))
 def test_writes_and_ewise_across_host_and_device(device_xp, places, seed):
-    """C<M, replace> = accum(C, T) and the element-wise ops give the all-host answer whichever
-    of C, T and the mask are on the device; the result lies on the device when any input
-    does, and a patched C on the host is left as it was."""
+    """C<M, replace> = accum(C, T) and the element-wise ops, as the array backend runs them on
+    pieces, give the all-host answer whichever of C, T and the mask are on the device; the
+    result lies on the device when any input does, and a patched C on the host is left as it
+    was."""
     rng = np.random.default_rng(seed)
     c_where = places[0]
     on_device = "device" in places
@@ -115,7 +117,7 @@ def test_writes_and_ewise_across_host_and_device(device_xp, places, seed):
         for structure, complement, accum, replace in itertools.product(
                 (True, False), (False, True), (None, binary.plus), (False, True)):
             c = placed(0)
-            got = write(c, t, PieceMask(m, structure, complement), accum, replace)
+            got = array.write_piece(c, t, PieceMask(m, structure, complement), accum, replace)
             want = write(host[0].copy(), host[1], PieceMask(host[2], structure, complement),
                          accum, replace)
             assert got.nvals == want.nvals
@@ -127,7 +129,7 @@ def test_writes_and_ewise_across_host_and_device(device_xp, places, seed):
         c = placed(0)
         for kind in ("mult", "add", "union"):
             args = (binary.minus, kind, (np.int64, np.int64), np.int64, (3, -3))
-            assert _same(ewise(c, t, *args), ewise(host[0], host[1], *args))
+            assert _same(array.ewise_piece(c, t, *args), ewise(host[0], host[1], *args))
 
 
 @pytest.fixture(params=ARRAY_BACKENDS)

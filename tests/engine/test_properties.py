@@ -191,6 +191,10 @@ def test_mxv_vxm_semirings(backend, name, nrows, ncols, seed, dens_a, dens_x, ki
         def expr(L):
             sr = semiring(L, sr_name)
             a, v = A.of(L), x.of(L)
+            if L is G and any(p in sr_name for p in ("firsti", "firstj", "secondi", "secondj")):
+                # SuiteSparse 9.4.5's dot product reads a hypersparse matrix's row or column
+                # wrongly in positional ops (test_hypersparse.py): its reference is a bitmap
+                a.ss.config["sparsity_control"] = ["bitmap"]
             if orient == "mxv":
                 return a.mxv(v, sr)
             if orient == "vxm":

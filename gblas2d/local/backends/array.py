@@ -37,12 +37,12 @@ from ...semirings.dtypes import lookup_dtype
 from .. import device
 from ..block import HYPER_SWITCH, Block
 from ..keys import ewise_sorted, keys_fit, write_sorted
-from ..piece import Piece
+from ..piece import Piece, ewise, together, write
 from .numpy import scipy_operand
 
 __all__ = ["PAIR_BY_DOTS", "SCIPY_DENSE_PULL", "SMALL_PUSH", "accepts", "adopt", "ewise_block",
-           "held_bytes", "select_values", "small_push_in_numpy", "spgemm", "spmv",
-           "transpose_block", "use", "vector_module", "write_block"]
+           "ewise_piece", "held_bytes", "select_values", "small_push_in_numpy", "spgemm",
+           "spmv", "transpose_block", "use", "vector_module", "write_block", "write_piece"]
 
 # The plan's two measured exceptions do not apply: the sparse module's product is taken here.
 SCIPY_DENSE_PULL = False
@@ -607,6 +607,19 @@ def transpose_block(block):
     ids, ptr, ind, val = (None if a is None else dev.to_host(a)
                           for a in _storage(block, "cols"))
     return Block.compressed(block.ncols, block.nrows, ids, ptr, ind, val)
+
+
+def write_piece(c, t, mask, accum, replace, *, t_masked=False):
+    """GraphBLAS's write on pieces (``piece.write``), run where the one of C, T and the mask
+    on the device is (``piece.together``)."""
+    c, t, mask = together(c, t, mask)
+    return write(c, t, mask, accum, replace, t_masked=t_masked)
+
+
+def ewise_piece(a, b, binop, kind, in_types, out_type, defaults=(None, None)):
+    """An element-wise op on pieces (``piece.ewise``), run where the one on the device is."""
+    a, b, _ = together(a, b)
+    return ewise(a, b, binop, kind, in_types, out_type, defaults)
 
 
 def ewise_block(a, b, binop, kind, in_types, out_type, defaults):
