@@ -18,6 +18,7 @@ Each copy is counted in the rank's communication record (``comm.stats()``, throu
 writing.
 """
 
+import os
 import time
 
 import numpy as np
@@ -25,7 +26,8 @@ import numpy as np
 from ..semirings._arrays import array_module
 from . import emulated
 
-__all__ = ["Cuda", "Host", "array_module", "moved_to", "on_host", "record_copies"]
+__all__ = ["Cuda", "Host", "array_module", "device_of_rank", "moved_to", "on_host",
+           "record_copies"]
 
 
 class Host:
@@ -48,7 +50,9 @@ class Host:
 
 
 class Cuda:
-    """The current CUDA device, through cupy (imported here, on first use)."""
+    """A CUDA device, through cupy (imported here, on first use): this rank's share of the
+    node's GPUs (``device_of_rank``), so that ``mpiexec -n 8`` on a node of 8 GPUs gives each
+    rank its own."""
 
     name = "cupy"
 
@@ -60,6 +64,7 @@ class Cuda:
             raise ImportError("the 'cupy' backend needs CuPy and a CUDA device: "
                               "pip install 'gblas2d[gpu]'") from err
         self.xp, self.sparse = cupy, cupyx.scipy.sparse
+        cupy.cuda.Device(device_of_rank(os.environ, cupy.cuda.runtime.getDeviceCount())).use()
 
     def to_device(self, array):
         return moved_to(self.xp, array)
@@ -69,6 +74,21 @@ class Cuda:
 
     def held(self, array):
         return array.nbytes
+
+
+# The node-local rank, as each launcher names it: MPICH's Hydra, Open MPI, MVAPICH, Slurm.
+_LOCAL_RANK = ("MPI_LOCALRANKID", "OMPI_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_RANK",
+               "SLURM_LOCALID")
+
+
+def device_of_rank(environ, count):
+    """The GPU (of ``count`` visible) for this rank: its rank on the node, from the launcher's
+    environment (no communication), modulo ``count``; 0 when no launcher says, or when the
+    launcher or CUDA_VISIBLE_DEVICES left one GPU visible a rank."""
+    for var in _LOCAL_RANK:
+        if environ.get(var, "").isdigit():
+            return int(environ[var]) % max(count, 1)
+    return 0
 
 
 def on_host(array):

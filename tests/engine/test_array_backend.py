@@ -273,3 +273,13 @@ def test_triangles_by_the_masks_dot_products(kernels, monkeypatch):
     monkeypatch.setattr(array, "PAIR_BY_DOTS", True)
     assert triangle_count(A) == triangle_count(M)
     assert dots
+
+
+def test_each_rank_of_a_node_takes_its_own_gpu():
+    """The cupy backend's GPU for a rank is its node-local rank (as Hydra, Open MPI, MVAPICH
+    or Slurm give it) modulo the visible GPUs; 0 without a launcher or with one GPU a rank."""
+    assert device.device_of_rank({"MPI_LOCALRANKID": "5"}, 8) == 5
+    assert device.device_of_rank({"OMPI_COMM_WORLD_LOCAL_RANK": "9"}, 8) == 1
+    assert device.device_of_rank({"SLURM_LOCALID": "3"}, 1) == 0
+    assert device.device_of_rank({"MPI_LOCALRANKID": "x", "SLURM_LOCALID": "2"}, 4) == 2
+    assert device.device_of_rank({}, 8) == 0
