@@ -300,15 +300,24 @@ def _fold(xp, out, vals, monoid, size):
 
 def _fold_dense(xp, out, vals, monoid, size):
     """``_fold``'s work: (hit, values) over every key in ``[0, size)``, where a key that no
-    value reached holds an arbitrary value; or (sorted keys, values) for min and max, which
-    fold by sorting."""
+    value reached holds an arbitrary value; or (sorted keys, values) for min and max on floats
+    and on integers narrower than 32 bits, which fold by sorting."""
     t = monoid.output_type(lookup_dtype(vals.dtype)).np_type
     vals = vals.astype(t, copy=False)
     name = monoid.name
     if name == "plus" and np.dtype(t).kind == "b":
         name = "lor"  # GraphBLAS's plus on BOOL
     if name in ("min", "max"):
-        return _fold_by_sort(xp, out, vals, name)
+        if np.dtype(t).kind not in "iu" or np.dtype(t).itemsize < 4:
+            # NaN (fmin and fmax), and the types a device has no atomic min or max for
+            return _fold_by_sort(xp, out, vals, name)
+        hit = xp.zeros(size, dtype=bool)
+        hit[out] = True
+        # one atomic min or max an entry (BFS parents' min_secondi), where sorting by value
+        # and then by key would take two sorts of every product
+        dense = xp.full(size, monoid.identity_of(lookup_dtype(t)), dtype=t)
+        (xp.minimum if name == "min" else xp.maximum).at(dense, out, vals)
+        return hit, dense
     hit = xp.zeros(size, dtype=bool)
     hit[out] = True
     if name == "any":
