@@ -231,7 +231,7 @@ def _mxv(A, x, semiring, out_type, mask, opts, orient, x_first):
             # A push over a spread output segment: the owners apply the mask to what the
             # fold brought (O(entries)), so that every product's piece is masked
             # (``masks_result``).
-            keep = PieceMask(local_mask.on.on_host(), True, local_mask.complement).allows(idx)
+            keep = local_mask.on_host().allows(idx)
             if not keep.all():
                 idx, vals = idx[keep], vals[keep]
         lo, hi = grid.piece(n_out)

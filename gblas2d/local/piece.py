@@ -16,6 +16,11 @@ Readers go through ``entries``, ``contains`` and ``lookup``, which cost O(entrie
 in either format; a sparse piece's bitmap is built only by callers whose work is
 dense anyway.
 
+A piece's arrays are numpy's, or a device's where the array backend's kernel made it (cupy's,
+or the host twin's: ``device.py``); every method runs on either (``xp``), and ``on`` /
+``on_host`` move a piece. Pieces given to ``write`` and ``ewise`` are in one place
+(``together`` brings them there).
+
 ``write`` is GraphBLAS's output rule ``C<M, replace> = accum(C, T)`` on pieces. It returns a
 ``Write``: the local nvals it will leave, and how to install it (a new piece, or a patch of the
 positions it touches when C is a bitmap), so the caller can agree on success with the other
