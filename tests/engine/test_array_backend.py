@@ -283,3 +283,12 @@ def test_each_rank_of_a_node_takes_its_own_gpu():
     assert device.device_of_rank({"SLURM_LOCALID": "3"}, 1) == 0
     assert device.device_of_rank({"MPI_LOCALRANKID": "x", "SLURM_LOCALID": "2"}, 4) == 2
     assert device.device_of_rank({}, 8) == 0
+
+
+@pytest.mark.parametrize("kernels", ARRAY_BACKENDS, indirect=True)
+def test_a_product_into_a_huge_dimension_folds_only_its_products(kernels):
+    """A product of a 2^40 x 2^40 matrix of two entries folds its one product by its key,
+    with nothing the size of the output dimension."""
+    A = gb.Matrix.from_coo([0, 5], [5, 0], 1.0, nrows=2**40, ncols=2**40)
+    idx, vals = A.mxv(gb.Vector.from_coo([0], [2.0], size=2**40)).new().to_coo()
+    assert idx.tolist() == [5] and vals.tolist() == [2.0]

@@ -386,6 +386,12 @@ def _result(xp, out, prod, monoid, n_out, out_dtype):
     """``spmv``'s result, the products ``prod`` folded by output ``out``: a Piece left where
     it was made (the product keeps it there, or copies it up to send it). A fold over every
     output is kept as the bitmap it made where that is dense, with no list of its entries."""
+    if n_out > 8 * len(out) + 4096:
+        # few products into many outputs (a hypersparse matrix's): folded by sorting their
+        # keys, O(products), where a bitmap of the outputs would be O(outputs)
+        keys, vals = _reduce_by_key(xp, out, prod, monoid)
+        return Piece.listed(n_out, keys.astype(np.int64, copy=False),
+                            vals.astype(out_dtype, copy=False))
     hit, dense = _fold_dense(xp, out, prod, monoid, n_out)
     if hit.dtype == bool:
         return Piece.from_bitmap(hit, dense.astype(out_dtype, copy=False), was_bitmap=False)
