@@ -301,45 +301,31 @@ class Monoid(Operator):
             return values[:0]
         if self.is_any:
             return values[starts]
-        if type(values) is not np.ndarray:
-            return self._reduceat_by_halves(values, starts)
-        if self.ufunc is not None:
+        if self.ufunc is not None and type(values) is np.ndarray:
             with np.errstate(all="ignore"):
                 return self.ufunc.reduceat(values, starts).astype(t.np_type, copy=False)
         return self._reduceat_pairwise(values, starts)
 
     def _reduceat_pairwise(self, values, starts):
-        # Halve every segment at once: combine element s with s + half while any segment is long.
-        ends = np.append(starts[1:], len(values))
-        lengths = ends - starts
-        work = values.copy()
-        while lengths.max() > 1:
-            half = (lengths + 1) // 2
-            rest = lengths - half
-            seg = np.repeat(np.arange(len(starts)), rest)
-            offs = np.arange(rest.sum()) - np.repeat(np.cumsum(rest) - rest, rest)
-            left = starts[seg] + offs
-            work[left] = self.combine(work[left], work[left + half[seg]])
-            lengths = half
-        return work[starts]
-
-    def _reduceat_by_halves(self, values, starts):
-        """``reduceat`` on a device, whose ufuncs have no ``reduceat`` (cupy's): in every
-        segment at once, the second half combined into the first until one value is left;
-        log2(longest segment) element-wise steps, with no ``repeat`` by counts (cupy has
-        none)."""
+        """Halve every segment at once: the second half of each combined into its first while
+        any segment is long, O(len(values)) in all. On either module's arrays (a device's
+        ufuncs have no ``reduceat``): each position knows its segment, with no ``repeat`` by
+        counts, which cupy lacks."""
         xp = array_module(values)
         n = len(values)
         lengths = xp.diff(xp.concatenate([starts, xp.full(1, n, dtype=starts.dtype)]))
         segment = xp.zeros(n, dtype=np.int64)
         segment[starts[1:]] = 1
         segment = xp.cumsum(segment)
-        offset = xp.arange(n) - starts[segment]
         work = values.copy()
+        live = xp.arange(n)  # the positions still holding a partial fold
         while int(lengths.max()) > 1:
             half = (lengths + 1) // 2
-            pairs = xp.flatnonzero(offset < (lengths - half)[segment])
+            seg = segment[live]
+            offset = live - starts[seg]
+            pairs = live[offset < (lengths - half)[seg]]
             work[pairs] = self.combine(work[pairs], work[pairs + half[segment[pairs]]])
+            live = live[offset < half[seg]]
             lengths = half
         return work[starts]
 
@@ -349,23 +335,7 @@ class Monoid(Operator):
         dtype = lookup_dtype(values.dtype if dtype is None else dtype)
         if len(values) == 0:
             return self.identity_of(self.output_type(dtype))
-        if type(values) is not np.ndarray:
-            return self._reduce_by_halves(values)
-        return self.reduceat(values, np.zeros(1, dtype=np.int64))[0]
-
-    def _reduce_by_halves(self, values):
-        """``reduce`` on a device, whose ufuncs have no ``reduce`` or ``reduceat`` (cupy's):
-        the two halves combined until one value is left, log2(n) element-wise steps."""
-        xp = array_module(values)
-        values = values.astype(self.output_type(lookup_dtype(values.dtype)).np_type,
-                               copy=False)
-        if self.is_any:
-            return values[0]
-        while len(values) > 1:
-            half = len(values) // 2
-            head = self.combine(values[:half], values[half:2 * half])
-            values = head if len(values) % 2 == 0 else xp.concatenate([head, values[-1:]])
-        return values[0]
+        return self.reduceat(values, array_module(values).zeros(1, dtype=np.int64))[0]
 
 
 def identity_value(scalar):

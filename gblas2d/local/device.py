@@ -13,9 +13,8 @@ comes up where it is sent (a product's fold or gather, ``to_coo``) or read by co
 the host (``Vector.host_piece``); a host operand goes down when it meets a device one.
 Each copy is counted in the rank's communication record (``comm.stats()``, through
 ``record_copies``) as "to_device" or "to_host" in the group "device", so a trace or
-``gb.Recorder`` shows the bytes each way. A copy up waits for the device's stream
-(``cupy.asnumpy`` is synchronous), so no MPI call ever reads an array the device is still
-writing.
+``gb.Recorder`` shows the bytes each way. A copy up waits for the device's stream (cupy's
+``get`` is synchronous), so no MPI call ever reads an array the device is still writing.
 """
 
 import os

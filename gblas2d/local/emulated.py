@@ -40,6 +40,17 @@ def _unwrap(value):
     return value
 
 
+def _run(func, args, kwargs):
+    """``func`` on the numpy arrays under ``args`` and ``kwargs``, its results on the
+    device."""
+    return _wrap(func(*_unwrap(args), **{k: _unwrap(v) for k, v in kwargs.items()}))
+
+
+def _on_device(func):
+    """``func`` as the device has it: device arrays in, device arrays out."""
+    return lambda *args, **kwargs: _run(func, args, kwargs)
+
+
 def _wrap(value):
     """Results on the device: arrays, numpy scalars as 0-d arrays, tuples of them."""
     if isinstance(value, np.ndarray):
@@ -75,13 +86,11 @@ class Array(NDArrayOperatorsMixin):
 
     # ---- dispatch (NEP 13, NEP 18) ----
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        if "out" in kwargs:
-            kwargs["out"] = _unwrap(kwargs["out"])
-        call = ufunc if method == "__call__" else _ufunc_method(ufunc, method)
-        return _wrap(call(*_unwrap(inputs), **kwargs))
+        return _run(ufunc if method == "__call__" else _ufunc_method(ufunc, method), inputs,
+                    kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
-        return _wrap(_refused(func)(*_unwrap(args), **{k: _unwrap(v) for k, v in kwargs.items()}))
+        return _run(_refused(func), args, kwargs)
 
     # ---- the ndarray interface the kernels use ----
     def __getitem__(self, key):
@@ -111,10 +120,6 @@ class Array(NDArrayOperatorsMixin):
     ndim = property(lambda self: self.a.ndim)
     nbytes = property(lambda self: self.a.nbytes)
 
-    @property
-    def T(self):
-        return Array(self.a.T)
-
     def get(self):
         """The copy on the host (cupy's ``ndarray.get``)."""
         return self.a.copy()
@@ -125,12 +130,7 @@ class Array(NDArrayOperatorsMixin):
     def __getattr__(self, name):
         if name not in _METHODS:
             raise AttributeError(f"the emulated device array has no {name!r}")
-        method = getattr(self.a, name)
-
-        def call(*args, **kwargs):
-            return _wrap(method(*_unwrap(args), **{k: _unwrap(v) for k, v in kwargs.items()}))
-
-        return call
+        return _on_device(getattr(self.a, name))
 
 
 # The ndarray methods the emulated arrays have (cupy's have them too).
@@ -160,17 +160,10 @@ class _Ufunc:
         self.ufunc = ufunc
 
     def __call__(self, *args, **kwargs):
-        if "out" in kwargs:
-            kwargs["out"] = _unwrap(kwargs["out"])
-        return _wrap(self.ufunc(*_unwrap(args), **kwargs))
+        return _run(self.ufunc, args, kwargs)
 
     def __getattr__(self, method):
-        bound = _ufunc_method(self.ufunc, method)
-
-        def call(*args, **kwargs):
-            return _wrap(bound(*_unwrap(args), **{k: _unwrap(v) for k, v in kwargs.items()}))
-
-        return call
+        return _on_device(_ufunc_method(self.ufunc, method))
 
 
 class _Module:
@@ -188,14 +181,7 @@ class _Module:
             return value  # dtypes, constants, ``newaxis``
         if name == "asarray" or name == "array":
             return _asarray
-        if name == "asnumpy":
-            return _asnumpy
-
-        def call(*args, **kwargs):
-            return _wrap(_refused(value)(*_unwrap(args),
-                                         **{k: _unwrap(v) for k, v in kwargs.items()}))
-
-        return call
+        return _on_device(_refused(value))
 
 
 def _refused(func):
@@ -221,10 +207,6 @@ def _asarray(value, dtype=None, **kwargs):
     return Array(np.asarray(value, dtype=dtype, **kwargs))
 
 
-def _asnumpy(value):
-    return value.get() if isinstance(value, Array) else np.asarray(value)
-
-
 xp = _Module()
 Array.gblas2d_array_module = xp  # how ``array_module`` finds the module of these arrays
 
@@ -248,7 +230,6 @@ class Matrix:
         return Matrix(self.m.tocoo())
 
     shape = property(lambda self: self.m.shape)
-    nnz = property(lambda self: self.m.nnz)
 
     def __getattr__(self, name):
         if name not in ("data", "indices", "indptr", "row", "col"):

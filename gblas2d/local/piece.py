@@ -19,7 +19,7 @@ dense anyway.
 A piece's arrays are numpy's, or a device's where the array backend's kernel made it (cupy's,
 or the host twin's: ``device.py``); every method runs on either (``xp``), and ``on`` /
 ``on_host`` move a piece. Pieces given to ``write`` and ``ewise`` are in one place
-(``together`` brings them there).
+(``together`` brings them to ``place_of`` them).
 
 ``write`` is GraphBLAS's output rule ``C<M, replace> = accum(C, T)`` on pieces. It returns a
 ``Write``: the local nvals it will leave, and how to install it (a new piece, or a patch of the
@@ -34,7 +34,8 @@ from . import device
 from .device import array_module
 from .keys import write_sorted
 
-__all__ = ["Piece", "PieceMask", "Write", "accumulated", "ewise", "together", "write"]
+__all__ = ["Piece", "PieceMask", "Write", "accumulated", "ewise", "place_of", "together",
+           "write"]
 
 _TO_BITMAP = 64
 _TO_SPARSE = 256
@@ -134,12 +135,13 @@ class Piece:
     @property
     def xp(self):
         """The module of this piece's arrays: numpy on the host, the device's (``device``)."""
-        return array_module(self.idx if self.present is None else self.present)
+        a = self.idx if self.present is None else self.present
+        return np if type(a) is np.ndarray else array_module(a)
 
     def on(self, xp):
         """This piece with its arrays where module ``xp``'s live: itself when they are there,
         else a copy (``device.moved_to``, counted)."""
-        if (xp is np and _on_host(self)) or self.xp is xp:
+        if self.xp is xp:
             return self
         moved = [device.moved_to(xp, a) for a in (self.idx, self.vals, self.present,
                                                   self.values)]
@@ -398,23 +400,22 @@ def write(c, t, mask, accum, replace, *, t_masked=False):
                                                      was_bitmap=c.is_bitmap))
 
 
+def place_of(*pieces):
+    """The module of the one of ``pieces`` on a device, else numpy: where an op of them runs
+    (``Piece.on`` brings the others there)."""
+    return next((p.xp for p in pieces if p.xp is not np), np)
+
+
 def together(c, t, mask=None):
-    """C, T and the mask where the one of them on a device is (``Piece.on``): a write or an
+    """C, T and the mask where the one of them on a device is (``place_of``): a write or an
     element-wise op of a device's result runs there, bringing a host operand down. The array
     backend's piece kernels call it; ``write`` and ``ewise`` take pieces in one place."""
-    places = [p.xp for p in ((c, t) if mask is None else (c, t, mask.on))]
-    xp = next((m for m in places if m is not np), np)
-    if all(m is xp for m in places):
-        return c, t, mask
+    xp = place_of(c, t) if mask is None else place_of(c, t, mask.on)
     moved_t = t.on(xp)
-    if mask is not None:
+    if mask is not None and mask.on.xp is not xp:
         # (the mask's ``on`` holds its allowed entries: a structural mask of it is the same)
         mask = PieceMask(moved_t if mask.on is t else mask.on.on(xp), True, mask.complement)
     return c.on(xp), moved_t, mask
-
-
-def _on_host(piece):
-    return type(piece.idx if piece.present is None else piece.present) is np.ndarray
 
 
 def _accumulate(c, t, accum, dtype, *, in_place=True):
@@ -447,7 +448,6 @@ def ewise(a, b, binop, kind, in_types, out_type, defaults=(None, None)):
     other. A union of two sparse pieces costs O(entries); a union with a bitmap is at least as
     dense as the bitmap, so it is computed on whole arrays, O(size).
     """
-    xp = a.xp
     if kind == "mult" and not (a.is_bitmap and b.is_bitmap):
         if a.nvals <= b.nvals:
             idx, av = a.entries()
@@ -476,7 +476,7 @@ def ewise(a, b, binop, kind, in_types, out_type, defaults=(None, None)):
         if _defined_everywhere(binop):
             return _ewise_whole(ap, av, bp, bv, binop, kind, out_type, defaults)
         both = ap & bp
-        out = xp.zeros(a.size, dtype=out_type)
+        out = a.xp.zeros(a.size, dtype=out_type)
         out[both] = binop.evaluate(av[both], bv[both])
         if kind == "mult":
             return Piece.from_bitmap(both, out)
@@ -490,6 +490,7 @@ def ewise(a, b, binop, kind, in_types, out_type, defaults=(None, None)):
     both = binop.evaluate(av[in_b], bv[in_a]).astype(out_type, copy=False)
     lone_a, lone_b = _lone(av[~in_b], bv[~in_a], binop, kind, defaults)
     idx = np.concatenate([ai[in_b], ai[~in_b], bi[~in_a]])
+    xp = a.xp
     vals = np.concatenate([both, xp.asarray(lone_a).astype(out_type, copy=False),
                            xp.asarray(lone_b).astype(out_type, copy=False)])
     order = np.argsort(idx, kind="stable")

@@ -31,6 +31,7 @@ from ..distributed.grid import collective
 from ..exceptions import DimensionMismatch, EmptyObject
 from ..local import device
 from ..local.device import array_module
+from ..local.piece import place_of
 from ..semirings import binary, monoid, unary
 from . import display as _display
 from . import shape as _shape
@@ -259,15 +260,13 @@ class Container(InPlace):
             return False
         if check_dtype and other.dtype != self.dtype:
             return False
-        held = (self._device_part(), other._device_part())
-        if held[0] is None and held[1] is None:
+        if self._device_part() is None and other._device_part() is None:
             (a_keys, a), (b_keys, b) = self._local_entries(), other._local_entries()
         else:
             # compared on the device (FastSV's test each round): one bool comes up
-            xp = next(part.xp for part in held if part is not None)
-            (a_keys, a), (b_keys, b) = (
-                (part if part is not None else c._local_part().on(xp)).entries()
-                for part, c in zip(held, (self, other), strict=True))
+            parts = [c._device_part() or c._local_part() for c in (self, other)]
+            xp = place_of(*parts)
+            (a_keys, a), (b_keys, b) = (part.on(xp).entries() for part in parts)
         same = bool(np.array_equal(a_keys, b_keys)) and bool(values_match(a, b))
         return bool(self.grid.comm.allreduce(np.array([same], dtype=np.int64), "min")[0])
 

@@ -16,7 +16,7 @@ from ..distributed.products import EdgeSums
 from ..exceptions import IndexOutOfBound, InvalidValue
 from ..local import backends
 from ..local.device import array_module
-from ..local.piece import Piece, PieceMask, Write
+from ..local.piece import Piece, PieceMask, Write, place_of
 from ..semirings import binary, monoid, semiring
 from ..semirings import select as builtin_select
 from ..semirings.dtypes import FP64, lookup_dtype
@@ -683,9 +683,8 @@ def _pieces_to_send(*vectors):
     since nothing travels."""
     if vectors[0].grid.comm.size > 1:
         return [v.host_piece() for v in vectors]
-    pieces = [v.piece for v in vectors]
-    xp = next((p.xp for p in pieces if p.xp is not np), np)
-    return [p.on(xp) for p in pieces]
+    xp = place_of(*(v.piece for v in vectors))
+    return [v.piece.on(xp) for v in vectors]
 
 
 def _sorted(idx, vals):

@@ -67,7 +67,7 @@ import importlib
 import os
 import sys
 
-import numpy as numpy_module
+import numpy as np
 
 from ...semirings.dtypes import lookup_dtype
 from .. import device
@@ -218,11 +218,8 @@ def held_bytes(block):
 def vector_module():
     """The array module a new full vector's values are made with: the device's for the
     array backend (``array.vector_module``), numpy for the others."""
-    return getattr(get(), "vector_module", _numpy_module)()
-
-
-def _numpy_module():
-    return numpy_module
+    made_by = getattr(get(), "vector_module", None)
+    return np if made_by is None else made_by()
 
 
 def backend_name():

@@ -160,9 +160,7 @@ def _storage(block, by):
     if by not in cache:
         dev = _place[0]
         if by == "rows":
-            ids, ptr, ind, val = block.by_rows()
-            cache[by] = tuple(None if a is None else dev.to_device(np.ascontiguousarray(a))
-                              for a in (ids, ptr, ind, val))
+            cache[by] = tuple(dev.to_device(a) for a in block.by_rows())
         elif block.symmetric:
             cache[by] = _storage(block, "rows")
         else:
@@ -175,7 +173,7 @@ def _turned(xp, block, by_rows):
     sort of the entries by column keeps each column's rows in order. Hypersparse by the
     block's rule (``Block.by_cols``)."""
     ids, ptr, ind, val = by_rows
-    slot = _owners(xp, ptr, xp.arange(len(ptr) - 1))
+    slot = _slots(block, "rows", ptr)
     rows = slot if ids is None else ids[slot]
     order = xp.argsort(ind, kind="stable")
     cols = ind[order]
@@ -289,38 +287,41 @@ def _multiply(xp, semiring, a_vals, x_vals, out_g, in_g, x_first):
     return _evaluate(semiring.binaryop, first, second, positions)
 
 
+def _typed(monoid, vals):
+    """The fold's name (GraphBLAS's plus on BOOL is lor) and ``vals`` in its output type."""
+    t = monoid.output_type(lookup_dtype(vals.dtype)).np_type
+    name = "lor" if monoid.name == "plus" and np.dtype(t).kind == "b" else monoid.name
+    return name, vals.astype(t, copy=False)
+
+
+def _sorts(name, dtype):
+    """Whether a fold sorts: min and max on floats (NaN: fmin and fmax) and on integers
+    narrower than 32 bits, which a device has no atomic min or max for."""
+    return name in ("min", "max") and (dtype.kind not in "iu" or dtype.itemsize < 4)
+
+
 def _fold(xp, out, vals, monoid, size):
     """Reduce ``vals`` by their keys ``out`` in ``[0, size)``: (sorted keys, values)."""
-    hit, dense = _fold_dense(xp, out, vals, monoid, size)
-    if hit.dtype != bool:
-        return hit, dense  # min and max: sorted keys already
+    name, vals = _typed(monoid, vals)
+    if _sorts(name, vals.dtype):
+        return _fold_by_sort(xp, out, vals, name)
+    hit, dense = _fold_dense(xp, out, vals, monoid, name, size)
     idx = xp.flatnonzero(hit)
     return idx, dense[idx]
 
 
-def _fold_dense(xp, out, vals, monoid, size):
-    """``_fold``'s work: (hit, values) over every key in ``[0, size)``, where a key that no
-    value reached holds an arbitrary value; or (sorted keys, values) for min and max on floats
-    and on integers narrower than 32 bits, which fold by sorting."""
-    t = monoid.output_type(lookup_dtype(vals.dtype)).np_type
-    vals = vals.astype(t, copy=False)
-    name = monoid.name
-    if name == "plus" and np.dtype(t).kind == "b":
-        name = "lor"  # GraphBLAS's plus on BOOL
+def _fold_dense(xp, out, vals, monoid, name, size):
+    """``_fold``'s work for a fold that does not sort (``_typed`` values): (hit, values) over
+    every key in ``[0, size)``, where a key that no value reached holds an arbitrary value."""
+    t = vals.dtype
+    hit = xp.zeros(size, dtype=bool)
+    hit[out] = True
     if name in ("min", "max"):
-        if np.dtype(t).kind not in "iu" or np.dtype(t).itemsize < 4:
-            # NaN (fmin and fmax), and the types a device has no atomic min or max for
-            return _fold_by_sort(xp, out, vals, name)
-        hit = xp.zeros(size, dtype=bool)
-        hit[out] = True
         # one atomic min or max an entry (BFS parents' min_secondi), where sorting by value
         # and then by key would take two sorts of every product
         dense = xp.full(size, monoid.identity_of(lookup_dtype(t)), dtype=t)
         (xp.minimum if name == "min" else xp.maximum).at(dense, out, vals)
-        return hit, dense
-    hit = xp.zeros(size, dtype=bool)
-    hit[out] = True
-    if name == "any":
+    elif name == "any":
         dense = xp.empty(size, dtype=t)
         dense[out] = vals
     elif name in ("lor", "land"):
@@ -390,13 +391,15 @@ def _result(xp, out, prod, monoid, n_out, out_dtype):
         # few products into many outputs (a hypersparse matrix's): folded by sorting their
         # keys, O(products), where a bitmap of the outputs would be O(outputs)
         keys, vals = _reduce_by_key(xp, out, prod, monoid)
-        return Piece.listed(n_out, keys.astype(np.int64, copy=False),
-                            vals.astype(out_dtype, copy=False))
-    hit, dense = _fold_dense(xp, out, prod, monoid, n_out)
-    if hit.dtype == bool:
-        return Piece.from_bitmap(hit, dense.astype(out_dtype, copy=False), was_bitmap=False)
-    return Piece.listed(n_out, hit.astype(np.int64, copy=False),
-                        dense.astype(out_dtype, copy=False))  # sorted keys and values
+    else:
+        name, prod = _typed(monoid, prod)
+        if not _sorts(name, prod.dtype):
+            hit, dense = _fold_dense(xp, out, prod, monoid, name, n_out)
+            return Piece.from_bitmap(hit, dense.astype(out_dtype, copy=False),
+                                     was_bitmap=False)
+        keys, vals = _fold_by_sort(xp, out, prod, name)
+    return Piece.listed(n_out, keys.astype(np.int64, copy=False),
+                        vals.astype(out_dtype, copy=False))
 
 
 # ---- the kernels ----
