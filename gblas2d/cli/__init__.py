@@ -27,6 +27,7 @@ import time
 import numpy as np
 
 from ..algorithms import NegativeCycleError
+from ..distributed.comm import mpi_world
 from ..distributed.grid import Grid, set_default_grid
 from ..exceptions import ConvergenceFailure, GraphblasException
 from ..local import backends
@@ -54,10 +55,9 @@ def version():
 
 def _first_rank():
     # before the grid exists: every rank parses the same command line and fails alike, and the
-    # first rank of the job says so
-    from mpi4py import MPI
-
-    return MPI.COMM_WORLD.Get_rank() == 0
+    # first rank of the job says so (one process alone needs no MPI to know it is the first)
+    world = mpi_world()
+    return world is None or world.Get_rank() == 0
 
 
 class Parser(argparse.ArgumentParser):

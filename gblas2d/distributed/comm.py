@@ -6,7 +6,10 @@ and received, the messages, and the seconds it took. ``gblas2d.stats()`` returns
 record; ``recording()`` gives a fresh one for a block of code. Numbers are per rank: reading
 them never communicates.
 
-Failures are agreed without messages of their own (DESIGN.md, "SPMD rules"):
+One process needs no MPI (``mpi_world``): its comms are ``Comm(None, ...)``, every collective
+is the identity, and mpi4py is imported only where a launcher started several processes.
+
+Failures are agreed without messages of their own (docs/concepts.md, "SPMD rules"):
 
 * Every collective of a group (row, column, transpose) opens with a header that every member
   sends: an Allgather of a few int64 lanes, a failure flag and the call's counts. A member
@@ -45,8 +48,8 @@ import numpy as np
 from ..exceptions import InvalidValue
 from .caller import describe, mismatch, passed
 
-__all__ = ["Comm", "CommStats", "PeerFailed", "count", "heard_of_a_peer", "recording",
-           "set_debug", "stats"]
+__all__ = ["Comm", "CommStats", "PeerFailed", "count", "heard_of_a_peer", "launched_size",
+           "mpi_world", "recording", "set_debug", "stats"]
 
 # GBLAS2D_DEBUG=1 (or set_debug): the checked mode, a world step before every call, and the
 # check of the replicated arguments of every collective call.
@@ -66,6 +69,63 @@ def set_debug(on=True):
     >>> set_debug(True); set_debug(False)
     """
     _debug[0] = bool(on)
+
+
+# The size of the job, as each launcher tells its processes: MPICH's Hydra and Intel MPI,
+# Open MPI, MVAPICH, Slurm's srun, LSF's jsrun.
+_LAUNCHED_SIZE = ("PMI_SIZE", "OMPI_COMM_WORLD_SIZE", "MV2_COMM_WORLD_SIZE",
+                  "SLURM_STEP_NUM_TASKS", "JSM_NAMESPACE_SIZE")
+# A rank without a size: a PMIx launcher (Open MPI 5's prterun, srun --mpi=pmix) says only this.
+_LAUNCHED_RANK = ("PMI_RANK", "PMIX_RANK", "OMPI_COMM_WORLD_RANK")
+
+
+def launched_size(environ=None):
+    """The processes of this job as its launcher announced them in the environment (no
+    communication): their number, None where a launcher gave this process a rank but not the
+    job's size, 1 where no launcher is seen (a plain ``python script.py``). Local.
+
+    Examples
+    --------
+    >>> launched_size({"PMI_SIZE": "4", "PMI_RANK": "1"}), launched_size({})
+    (4, 1)
+    """
+    environ = os.environ if environ is None else environ
+    for var in _LAUNCHED_SIZE:
+        if environ.get(var, "").isdigit():
+            return int(environ[var])
+    return None if any(var in environ for var in _LAUNCHED_RANK) else 1
+
+
+def mpi_world(environ=None):
+    """The world the default grid spans: ``mpi4py.MPI.COMM_WORLD``, or None where this process
+    runs alone and needs no MPI at all. Local (importing mpi4py initializes MPI, which a
+    launcher's processes do together).
+
+    MPI is used where more than one process is possible: a launcher announced several
+    (``launched_size``) or a rank without a size, the program imported ``mpi4py.MPI`` itself
+    (``python -m mpi4py``, a script of its own), or ``GBLAS2D_MPI=1`` asks for it (a launcher
+    this function does not know). Anywhere else, one process runs without importing mpi4py,
+    so it works on a machine with no MPI library.
+
+    Raises
+    ------
+    ImportError
+        Where MPI is needed and mpi4py cannot load an MPI library.
+    """
+    environ = os.environ if environ is None else environ
+    size = launched_size(environ)
+    asked = environ.get("GBLAS2D_MPI", "") not in ("", "0")
+    if size == 1 and not asked and "mpi4py.MPI" not in sys.modules:
+        return None
+    try:
+        from mpi4py import MPI
+    except (ImportError, RuntimeError, OSError) as exc:
+        why = "GBLAS2D_MPI asks for MPI" if asked and size == 1 else \
+            f"launched as {size or 'one of several'} processes"
+        raise ImportError(f"gblas2d: {why}, but mpi4py cannot load an MPI library ({exc}); "
+                          "install one (pip install 'gblas2d[mpich]'), or run one process "
+                          "without a launcher") from exc
+    return MPI.COMM_WORLD
 
 
 class CommStats:

@@ -12,7 +12,7 @@ import os
 
 import numpy as np
 
-from .comm import Comm, stats
+from .comm import Comm, mpi_world, stats
 
 __all__ = ["Grid", "Layout", "collective", "default_grid", "set_default_grid"]
 
@@ -174,7 +174,8 @@ class Grid(Layout):
     Parameters
     ----------
     comm : mpi4py communicator, optional
-        Default ``MPI.COMM_WORLD``; a single process runs without calling MPI collectives.
+        Default ``comm.mpi_world()``: ``MPI.COMM_WORLD`` under a launcher of several
+        processes, else none, and one process runs without MPI (mpi4py is not imported).
     shape : (int, int), optional
         (R, C) with R * C equal to the communicator size. Default: the ``GBLAS2D_GRID``
         environment variable (``"2x3"``), else the most square factorization, R <= C.
@@ -188,15 +189,13 @@ class Grid(Layout):
 
     def __init__(self, comm=None, shape=None):
         if comm is None:
-            from mpi4py import MPI
-
-            comm = MPI.COMM_WORLD
-        size = comm.Get_size()
+            comm = mpi_world()
+        size = 1 if comm is None else comm.Get_size()
         shape = shape or _shape_from_env(size) or _most_square(size)
         nrows, ncols = (int(s) for s in shape)
         if nrows * ncols != size or nrows < 1:
             raise ValueError(f"grid shape {nrows}x{ncols} does not match {size} processes")
-        super().__init__((nrows, ncols), comm.Get_rank())
+        super().__init__((nrows, ncols), 0 if comm is None else comm.Get_rank())
         self._mpi_comm = comm
         if size == 1:
             self.comm = Comm(None, "world")
@@ -310,7 +309,7 @@ def _world_of(args, kwargs):
 
 
 def default_grid():
-    """The grid objects use when none is given (built on first use over ``MPI.COMM_WORLD``)."""
+    """The grid objects use when none is given (built on first use over ``mpi_world()``)."""
     if not _default:
         _default.append(Grid())
     return _default[0]

@@ -1,5 +1,5 @@
-"""Every public call ends the same way on every rank, whatever fails where (DESIGN.md, "SPMD
-rules"; issue 13, item 3).
+"""Every public call ends the same way on every rank, whatever fails where
+(docs/concepts.md, "SPMD rules"; issue 13, item 3).
 
 A failure is injected on the last rank alone: before a call's first collective, between two,
 inside one (after the exchange of counts, where the receive buffer is allocated), and after the

@@ -1,4 +1,4 @@
-"""Errors are agreed before they are raised (DESIGN.md, "SPMD rules").
+"""Errors are agreed before they are raised (docs/concepts.md, "SPMD rules").
 
 Every error raises the same exception class with the same message on every rank, leaves the
 output object unchanged, and leaves no rank waiting in a collective: the next collective works.
