@@ -11,6 +11,12 @@ A block never changes once made; an operation makes a new one. So blocks may sha
 the entries (the COO rows, the CSC, scipy and SuiteSparse copies, degrees) is cached for the
 block's life.
 
+A write of a few entries into a large block (``upserted``) makes a new block that shares the
+old one's arrays and keeps the written entries aside, sorted by key, as SuiteSparse keeps
+pending tuples: the write costs O(k log entries) for k entries, and the first reader of the new
+block's storage merges them in one pass (``_settle``). Its entries are fixed from the start;
+only how they are held changes.
+
 Readers that walk the storage take ``by_rows`` / ``by_cols``: (ids, pointers, indices,
 values), ids None for the plain form. ``csr`` and ``csc`` give the plain form of either,
 expanding a hypersparse block's pointers: O(rows), for readers whose work is that size anyway.
@@ -21,7 +27,14 @@ from typing import NamedTuple
 import numpy as np
 
 from ..exceptions import OutOfMemory
-from .keys import block_keys, key_rows_cols, keys_fit, run_starts, sorted_isin
+from .keys import (
+    block_keys,
+    key_rows_cols,
+    keys_fit,
+    merge_disjoint,
+    run_starts,
+    sorted_isin,
+)
 
 __all__ = ["HYPER_SWITCH", "Block", "BlockMask", "index_bytes", "row_pointers"]
 
@@ -33,6 +46,21 @@ __all__ = ["HYPER_SWITCH", "Block", "BlockMask", "index_bytes", "row_pointers"]
 # hypersparse; 64x64 grid (16% of rows used): 28 against 37 us, and the pulls and
 # SuiteSparse's kernels equal or faster hypersparse. bench_hypersparse.py has the bytes.
 HYPER_SWITCH = 1 / 4
+
+
+# A write of k entries into a block of m stays pending while k * this <= m, and pending
+# writes are merged once they reach 1/this of the entries: each merge, O(m), then follows
+# at least m / 16 written entries.
+_PENDING_SHARE = 16
+
+
+def _search(sorted_keys, keys):
+    """(found, at): whether each of ``keys`` is in ``sorted_keys``, and where it is or would
+    be inserted."""
+    at = np.searchsorted(sorted_keys, keys)
+    if not len(sorted_keys):
+        return np.zeros(len(keys), dtype=bool), at
+    return sorted_keys[np.minimum(at, len(sorted_keys) - 1)] == keys, at
 
 
 def row_pointers(nrows):
@@ -91,8 +119,17 @@ class Block:
     def __init__(self, nrows, ncols, ptr, cols, values, *, hrows=None, rows=None,
                  within_mask=False, sole=False):
         self.nrows, self.ncols = nrows, ncols
-        self.ptr, self.cols, self.values = ptr, cols, values
-        self.hrows = hrows
+        self._ptr, self._cols, self._values = ptr, cols, values
+        self._hrows = hrows
+        self._nvals = len(values)
+        # Writes not merged yet (``upserted``): None, or sorted unique keys and their values,
+        # each an entry added or a stored value replaced. The arrays above are then the base
+        # the writes apply to, and the first reader of an array merges them (``_settle``).
+        self._pending = None
+        # The sorted keys of the base's entries, kept where a write looked entries up by key
+        # (``base_keys``): the next write into the block finds them at once.
+        self._keys = None
+        self._iso = None
         # Set by the constructors that made the arrays for this block alone, until another
         # block shares them: a backend may then take them over (``backends.adopt``).
         self.sole = sole
@@ -108,6 +145,48 @@ class Block:
         # What is derived from the entries on first use and kept while the block lives: each
         # backend's own copy of it, the degrees behind the push/pull choice.
         self.derived = {}
+
+    # ---- the storage, with any pending writes merged first ----
+    @property
+    def ptr(self):
+        if self._pending is not None:
+            self._settle()
+        return self._ptr
+
+    @property
+    def cols(self):
+        if self._pending is not None:
+            self._settle()
+        return self._cols
+
+    @property
+    def values(self):
+        if self._pending is not None:
+            self._settle()
+        return self._values
+
+    @property
+    def hrows(self):
+        if self._pending is not None:
+            self._settle()
+        return self._hrows
+
+    def rehome(self, name, array):
+        """Hold storage array ``name`` ("ptr", "cols", "values" or "hrows") as ``array``,
+        equal to it in another owner's memory (a backend that took the arrays over)."""
+        if self._pending is not None or name not in ("ptr", "cols", "values", "hrows"):
+            raise ValueError(f"cannot rehome {name!r} of a block with pending writes")
+        setattr(self, f"_{name}", array)
+
+    @property
+    def dtype(self):
+        """The values' numpy type (known without merging pending writes)."""
+        return self._values.dtype
+
+    @property
+    def has_pending(self):
+        """Whether writes wait to be merged into the storage (``upserted``)."""
+        return self._pending is not None
 
     @classmethod
     def compressed(cls, nrows, ncols, ids, ptr, cols, values, **kwargs):
@@ -168,7 +247,9 @@ class Block:
     def shares_structure(self, other):
         """Whether ``other`` has these very entries (the same arrays, not equal ones): a block
         and its copies, what ``apply`` made of it, or a symmetric matrix and its transpose."""
-        return self.ptr is other.ptr and self.cols is other.cols
+        # (blocks that share a base but not their pending writes hold different entries)
+        return self._pending is None and other._pending is None and \
+            self._ptr is other._ptr and self._cols is other._cols
 
     def select(self, keep):
         """A new block of the entries where ``keep`` is True."""
@@ -183,8 +264,12 @@ class Block:
 
     @property
     def is_iso(self):
-        """Whether one value stands for every entry (a broadcast array, no array of values)."""
-        return self.values.strides == (0,)
+        """Whether one value stands for every entry (a broadcast array, no array of values).
+        Known without merging pending writes: the base's value, and whether they all wrote
+        it."""
+        if self._iso is None:
+            return self._values.strides == (0,)
+        return self._iso
 
     @property
     def is_hyper(self):
@@ -198,20 +283,129 @@ class Block:
 
     @property
     def nvals(self):
-        return len(self.values)
+        return self._nvals
 
     @property
     def rows(self):
+        if self._pending is not None:
+            self._settle()
         if self._rows is None:
             self._rows = self._expand_rows()
         return self._rows
 
     def _expand_rows(self):
-        ids = self.hrows if self.hrows is not None else np.arange(self.nrows, dtype=np.int64)
-        return np.repeat(ids, np.diff(self.ptr))
+        ids = self._hrows if self._hrows is not None else np.arange(self.nrows, dtype=np.int64)
+        return np.repeat(ids, np.diff(self._ptr))
 
     def keys(self):
-        return block_keys(self.rows, self.cols, self.nrows, self.ncols)
+        """The sorted keys ``row * ncols + col`` of the entries (``keys.block_keys``)."""
+        if self._pending is not None:
+            self._settle()
+        if self._keys is not None:
+            return self._keys
+        return block_keys(self.rows, self._cols, self.nrows, self.ncols)
+
+    # ---- writes of a few entries: pending until the block is read ----
+    def base_keys(self):
+        """The sorted keys of the stored entries, pending writes aside, kept on the block:
+        O(entries) once, then shared by the blocks that writes make of it."""
+        if self._keys is None:
+            rows = self._rows if self._rows is not None else self._expand_rows()
+            self._keys = block_keys(rows, self._cols, self.nrows, self.ncols)
+        return self._keys
+
+    def can_pend(self, k):
+        """Whether a write of ``k`` entries is better left pending than merged now: few
+        entries for the block's size, and int64 keys (see ``upserted``)."""
+        return keys_fit(self.nrows, self.ncols) and k * _PENDING_SHARE <= self._nvals
+
+    def lookup(self, keys):
+        """(found, values) at the sorted unique ``keys``, pending writes included, without
+        merging them: O(len(keys) log entries). Values are arbitrary where not found."""
+        base = self.base_keys()
+        found, at = _search(base, keys)
+        values = self._values
+        out = values[np.minimum(at, len(values) - 1)] if len(values) else \
+            np.zeros(len(keys), dtype=values.dtype)
+        if self._pending is not None and len(self._pending[0]):
+            pkeys, pvals = self._pending
+            in_p, at_p = _search(pkeys, keys)
+            out = np.where(in_p, pvals[np.minimum(at_p, len(pvals) - 1)], out)
+            found = found | in_p
+        return found, out
+
+    def upserted(self, keys, values, accum=None):
+        """A new block with this one's entries, those at the sorted unique ``keys`` set to
+        ``values`` (or to ``accum(stored, value)`` where one is stored) and the others added.
+        It costs O(k log entries) for k keys, as SuiteSparse's pending tuples do: the new
+        block shares this one's arrays and keeps the writes pending, merged in one pass by its
+        first reader of the storage (``_settle``), so many small writes cost one merge.
+        ``values`` are of the block's type; ``accum`` is a BinaryOp."""
+        if not len(keys):
+            return self
+        dtype = self._values.dtype
+        found, stored = self.lookup(keys)
+        values = np.asarray(values)
+        if accum is not None and found.any():
+            # accum runs on the written values as they come; its result takes C's type
+            both = accum.evaluate(stored[found], values[found])
+            values = values.astype(dtype, copy=True)
+            values[found] = both
+        else:
+            values = values.astype(dtype, copy=False)
+        out = Block(self.nrows, self.ncols, self._ptr, self._cols, self._values,
+                    hrows=self._hrows, rows=self._rows)
+        out._keys = self.base_keys()
+        if self._pending is None:
+            pending = keys, values
+        else:
+            pkeys, pvals = self._pending
+            kept = ~sorted_isin(pkeys, keys)
+            pending = merge_disjoint(pkeys[kept], pvals[kept], keys, values)
+        out._pending = pending
+        out._nvals = self._nvals + int(len(keys) - np.count_nonzero(found))
+        one = self.is_iso and len(self._values) and \
+            bool((pending[1] == self._values[:1]).all())
+        out._iso = bool(one) if self._nvals else False
+        if len(pending[0]) * _PENDING_SHARE > out._nvals:
+            out._settle()  # enough writes wait to be worth one merge
+        return out
+
+    def settle(self):
+        """Merge any pending writes into the storage now (``Matrix.wait``)."""
+        if self._pending is not None:
+            self._settle()
+
+    def _settle(self):
+        """Merge the pending writes into the storage: O(entries + writes), once. The block's
+        entries do not change, only how they are held."""
+        pkeys, pvals = self._pending
+        base = self.base_keys()
+        found, at = _search(base, pkeys)
+        fresh = ~found
+        if self._iso:
+            values = np.broadcast_to(self._values[:1], (self._nvals,))
+        else:
+            values = self._values
+            if found.any():
+                values = np.array(values, copy=True)
+                values[at[found]] = pvals[found]
+            values = np.insert(values, at[fresh], pvals[fresh])
+        added = pkeys[fresh]
+        keys = np.insert(base, at[fresh], added)
+        if self._hrows is None:
+            # Plain pointers: the new columns go in where their keys do, and each row's
+            # pointer moves up by the entries added before it (no division of every key).
+            width = max(self.ncols, 1)
+            self._cols = np.insert(self._cols, at[fresh], added % width)
+            self._ptr = self._ptr + np.searchsorted(
+                added, np.arange(self.nrows + 1, dtype=np.int64) * width)
+        else:
+            # (rows may join a hypersparse list: built again by the storage rule)
+            block = Block.from_keys(self.nrows, self.ncols, keys, values)
+            self._ptr, self._cols, self._hrows = block._ptr, block._cols, block._hrows
+        self._values, self._rows, self._keys = values, None, keys
+        self._pending = self._iso = None
 
     def by_rows(self):
         """The storage by rows: (row ids or None, pointers, columns, values)."""
@@ -317,11 +511,12 @@ class Block:
     def arrays(self):
         """The numpy arrays this block holds, by part: its entries ("csr", with a hypersparse
         block's row ids; an iso block's one value), and what was derived from them on first
-        use: the row of every entry ("rows"), the storage by columns ("csc"), scipy's views
+        use: the row and the key of every entry ("rows"), the storage by columns ("csc"), scipy's views
         ("scipy") and numpy arrays in ``derived`` (the degrees behind the push/pull choice). A
         backend's own copies are its to count (``backends.held_bytes``)."""
         values = self.values[:1] if self.is_iso else self.values
-        parts = {"csr": [self.hrows, self.ptr, self.cols, values], "rows": [self._rows],
+        parts = {"csr": [self.hrows, self.ptr, self.cols, values],
+                 "rows": [self._rows, self._keys],
                  "csc": [*(self._col_pointers or ()), *(self._csc or ())], "scipy": [],
                  "derived": []}
         for mat in (*self._scipy.values(), *self._pattern.values()):

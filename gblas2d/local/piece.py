@@ -367,7 +367,13 @@ def write(c, t, mask, accum, replace, *, t_masked=False):
     if mask is not None and not t_masked and not own_mask:
         # Only T's allowed entries can reach the output. A bitmap T is masked bit by bit: a
         # streaming pass instead of gathers through its entries.
-        if t.is_bitmap:
+        if t.is_bitmap and not mask.complement and \
+                mask.on.nvals * _OPERAND_SPARSE <= t.size:
+            # A few allowed positions (``x.dup(mask=q.S)``): T read at them, O(mask entries).
+            pos = mask.on.entries()[0]
+            found, vals = t.lookup(pos)
+            t = Piece.from_entries(t.size, pos[found], vals[found], t.dtype)
+        elif t.is_bitmap:
             t = Piece.from_bitmap(t.present & mask.bitmap(), t.values)
         else:
             keep = mask.allows(t.entries()[0])

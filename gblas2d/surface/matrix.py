@@ -376,17 +376,21 @@ class Matrix(Container):
         the matrix is left unchanged. The step is final: what follows cannot fail, so a public
         call that ends here needs no step of its own."""
         dtype = self.dtype.np_type
-        if block.is_iso:
-            # One value for every entry (a pattern) stays one value: 8 bytes an entry saved.
-            values = block.values if block.values.dtype == dtype else np.broadcast_to(
-                block.values[:1].astype(dtype), block.values.shape)
-        else:
-            values = np.ascontiguousarray(block.values, dtype=dtype)
+        if block.has_pending and block.dtype != dtype:
+            block.settle()  # (cast below, as a whole array)
+        if not block.has_pending:
+            # (a block with pending writes holds its base's arrays, of this type already)
+            if block.is_iso:
+                # One value for every entry (a pattern) stays one value: 8 bytes an entry.
+                values = block.values if block.values.dtype == dtype else np.broadcast_to(
+                    block.values[:1].astype(dtype), block.values.shape)
+            else:
+                values = np.ascontiguousarray(block.values, dtype=dtype)
+            block = block if values is block.values else block.with_values(values)
+            # The backend takes the new block's arrays over as its own copy, with no copy.
+            backends.adopt(block)
         # within_mask spoke of the write that made the block, not of writes that copy it.
         block.within_mask = False
-        block = block if values is block.values else block.with_values(values)
-        # The backend takes the new block's arrays over as its own copy, with no copy.
-        backends.adopt(block)
         total = self.grid.comm.step([block.nvals], final=True)[0]
         self._block = block
         self._nvals = int(total)
@@ -515,6 +519,16 @@ class Matrix(Container):
     def _write(self, result, t, mask, accum, replace):
         """Collective. ``C<M, replace> = accum(C, T)`` with this rank's block ``t`` of the
         result (a Block, or keys and values), then the agreed nvals."""
+        if accum is not None and not (mask is not None and replace) and \
+                self._block.can_pend(t.nvals if isinstance(t, Block) else len(t[0])):
+            # A few entries accumulated into many: C keeps all of its own, so T's allowed
+            # entries are updates and additions, left pending (``Block.upserted``).
+            keys, values = (t.keys(), t.values) if isinstance(t, Block) else t
+            if mask is not None:
+                keep = mask.block_mask().allows(keys)
+                keys, values = keys[keep], values[keep]
+            self._install(self._block.upserted(keys, values, accum))
+            return
         if isinstance(t, Block) and accum is None and (mask is None or (
                 t.within_mask and (replace or self._nvals == 0))):
             # A whole new block replaces the old one: installed as it is, arrays and all.
@@ -545,6 +559,14 @@ class Matrix(Container):
         m = mask.parent._block
         keys = m.keys() if mask.structure else m.keys()[m.values != 0]
         t_type = scalar_dtype(value)
+        if accum is not None:
+            check_domain(accum, self.dtype, t_type)
+        if not replace and self._block.can_pend(len(keys)):
+            # T is the scalar at every position the mask allows, so the write sets those
+            # positions and leaves the rest (a visited set's ``V(F.S) << True``): pending.
+            values = np.broadcast_to(np.array(value, dtype=t_type.np_type), keys.shape)
+            self._install(self._block.upserted(keys, values, accum))
+            return
         snapshot = (keys, np.full(len(keys), value, dtype=t_type.np_type))
         expr = MatrixExpression("assign", (self,), t_type, self._nrows, self._ncols,
                                 lambda mask, opts: snapshot, self.grid)
@@ -587,10 +609,12 @@ class Matrix(Container):
         return 2
 
     def wait(self, how="materialize"):
-        """Nothing to wait for: every operation has completed when its call returns (python-
-        graphblas's ``wait`` finishes pending work)."""
+        """Merge the writes of a few entries left pending (``Block.upserted``) into this rank's
+        storage, as python-graphblas's ``wait`` finishes pending work. Local: the entries are
+        the same before and after."""
         if how not in ("materialize", "complete"):
             raise ValueError(f'`how` argument must be "materialize" or "complete"; got {how!r}')
+        self._block.settle()
         return self
 
     @collective
@@ -609,7 +633,16 @@ class Matrix(Container):
             # Every entry is in both (S = A + A^T of a symmetric A): the op runs over the
             # values alone, on the shared structure, for any kind.
             return _paired_values(a, b, binop, types, out_type)
-        return backends.run("ewise_block", a, b, binop, kind, types, out_type.np_type, defaults)
+        out_np = out_type.np_type
+        if kind == "add":
+            # A few entries added to many (a visited set and a frontier): the large side's
+            # block with the few written into it, pending (``Block.upserted``). The op takes
+            # the large side first, so the large one is C unless the op commutes.
+            for big, small, big_type, first in ((a, b, types[0], True),
+                                                (b, a, types[1], binop.commutative)):
+                if first and big.dtype == big_type == out_np and big.can_pend(small.nvals):
+                    return big.upserted(small.keys(), small.values, binop)
+        return backends.run("ewise_block", a, b, binop, kind, types, out_np, defaults)
 
     def __matmul__(self, other):
         """``A @ v`` (``mxv``) or ``A @ B`` (``mxm``), lazy: over plus_times, or
@@ -633,7 +666,14 @@ class Matrix(Container):
             from ..distributed.exchange import fold_segment
 
             b = a._block
-            if axis == "row":
+            if b.nvals and b.is_iso and _idempotent(mon):
+                # One value x in every entry and x (+) x = x: each line with entries reduces
+                # to x, found from the pointers, O(lines) (a visited set's lor by rows).
+                ids, ptr = b.pointers("rows" if axis == "row" else "cols")
+                counts = np.diff(ptr)
+                idx = ids[counts > 0] if ids is not None else np.flatnonzero(counts)
+                vals = np.full(len(idx), b.values[0], dtype=out_type.np_type)
+            elif axis == "row":
                 idx, vals = reduce_sorted(b.rows, b.values, mon)
             else:
                 ids, ptr, _, vals = b.by_cols()
@@ -790,6 +830,12 @@ class Matrix(Container):
     to_dicts, to_edgelist = _formats.to_dicts, _formats.to_edgelist
     # full of random values the same at any rank count (random.py)
     random = classmethod(_random.matrix_random)
+
+
+def _idempotent(mon):
+    """Whether ``mon`` is a builtin monoid with ``x (+) x = x`` for every x."""
+    return any(getattr(monoid, name, None) is mon
+               for name in ("min", "max", "any", "lor", "land", "bor", "band"))
 
 
 def _keeps(op, value):

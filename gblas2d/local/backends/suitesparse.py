@@ -168,7 +168,7 @@ def adopt(block):
             # Taken over: from now on the block reads SuiteSparse's memory.
             # (the hyperlist's interface comes back as a column: read it flat)
             view = _held(array, matrix).reshape(-1)
-            setattr(block, name, view.view(np.int64) if name != "values" else view)
+            block.rehome(name, view.view(np.int64) if name != "values" else view)
             shared += array.nbytes
     block.sole = False
     block.derived["suitesparse"] = {"rows": matrix}

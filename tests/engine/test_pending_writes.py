@@ -1,0 +1,162 @@
+"""Writes of a few entries into a large Matrix, left pending (``Block.upserted``), against
+python-graphblas: chains of masked scalar assigns, accumulations and small element-wise
+additions, each read back by an operation that does not merge the pending entries first
+(nvals, a later write) and by one that does (a reduction, a product, ``to_coo``); and the
+row and column reductions of one-valued matrices that read only pointers.
+
+SPMD: every rank draws the same examples and makes the same calls; which ranks keep writes
+pending is each block's own choice, so under mpiexec both paths meet in one call.
+"""
+
+import os
+
+import graphblas as G
+import numpy as np
+import pytest
+from _helpers import DTYPES, assert_same_matrix, assert_same_vector, mask_of, rand_mat, rand_vec
+from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
+
+import gblas2d as gb
+
+UNDER_MPI = os.environ.get("GBLAS2D_TEST_MPI") == "1"
+EXAMPLES = settings(phases=[Phase.explicit, Phase.reuse, Phase.generate], max_examples=15) \
+    if UNDER_MPI else settings(max_examples=60, deadline=None)
+
+# The ops an accumulation or an ewise_add takes here: commutative (plus, min, max, lor) and
+# not (first, second, minus), each in python-graphblas under the same name.
+OPS = ["plus", "min", "max", "first", "second", "minus"]
+WRITES = ["assign_scalar", "accumulate", "ewise_add_left", "ewise_add_right"]
+READS = ["nvals", "reduce_rows", "mxv", "wait", "none"]
+
+
+def _small(rng, nrows, ncols, dtype, k):
+    """A Matrix pair of at most ``k`` random entries."""
+    keys = rng.choice(nrows * ncols, size=min(k, nrows * ncols), replace=False)
+    rows, cols = keys // ncols, keys % ncols
+    from _helpers import mat_pair, rand_values
+
+    return mat_pair(rows, cols, rand_values(rng, len(keys), dtype), dtype, nrows, ncols)
+
+
+def _write(L, c, kind, small, op_name, mask_kind, value):
+    """One write of ``kind`` into ``c`` (python-graphblas's or gblas2d's); returns the
+    Matrix that holds the result (an ewise_add makes a new one)."""
+    op = getattr(L.binary, op_name)
+    if kind == "assign_scalar":
+        accum = op if op_name != "minus" else None
+        c(small.S, accum=accum) << value
+        return c
+    if kind == "accumulate":
+        c(mask=mask_of(small, mask_kind) if mask_kind else None, accum=op) << small
+        return c
+    if kind == "ewise_add_left":
+        return c.ewise_add(small, op).new()
+    return small.ewise_add(c, op).new()
+
+
+def _read(L, c, kind, x):
+    """A reading of ``c`` that python-graphblas and gblas2d both give."""
+    if kind == "nvals":
+        return c.nvals
+    if kind == "reduce_rows":
+        return c.reduce_rowwise(L.monoid.max).new()
+    if kind == "mxv":
+        return c.mxv(x, L.semiring.plus_times).new()
+    if kind == "wait":
+        return c.wait()
+    return None
+
+
+@EXAMPLES
+@given(seed=st.integers(0, 2**32 - 1), nrows=st.integers(4, 30), ncols=st.integers(4, 30),
+       dtype=st.sampled_from([d for d in DTYPES if d != "BOOL"]),
+       steps=st.lists(st.tuples(st.sampled_from(WRITES), st.sampled_from(OPS),
+                                st.sampled_from([None, "S", "V", "~S"]),
+                                st.sampled_from(READS), st.integers(1, 6)),
+                      min_size=1, max_size=5))
+def test_small_writes_into_a_large_matrix(seed, nrows, ncols, dtype, steps):
+    rng = np.random.default_rng(seed)
+    c = rand_mat(rng, nrows, ncols, dtype, 0.9)
+    x = rand_vec(rng, ncols, "FP64", 0.7)
+    ours, theirs = c.gb, c.G
+    for kind, op_name, mask_kind, read, k in steps:
+        small = _small(rng, nrows, ncols, dtype, k)
+        value = small.G.to_coo()[2][0].item() if small.G.nvals else 1
+        what = f"{kind} {op_name} mask={mask_kind} then {read}"
+        ours = _write(gb, ours, kind, small.gb, op_name, mask_kind, value)
+        theirs = _write(G, theirs, kind, small.G, op_name, mask_kind, value)
+        # nvals is agreed at the write, before any merge
+        assert ours.nvals == theirs.nvals, what
+        got, want = _read(gb, ours, read, x.gb), _read(G, theirs, read, x.G)
+        if isinstance(want, G.Vector):
+            assert_same_vector(got, want, what=what)
+        elif read == "nvals":
+            assert got == want, what
+    assert_same_matrix(ours, theirs, what=str(steps))
+
+
+@pytest.mark.serial_only
+def test_a_few_entries_written_into_many_wait_for_a_reader():
+    """The writes are left pending, and the first reader of the storage merges them."""
+    rng = np.random.default_rng(7)
+    keys = rng.choice(64 * 512, size=20_000, replace=False)
+    v = gb.Matrix.from_coo(keys // 512, keys % 512, True, nrows=64, ncols=512)
+    f = gb.Matrix.from_coo([0, 5, 63], [1, 2, 511], True, nrows=64, ncols=512)
+    v(f.S) << True
+    assert v.block.has_pending
+    v(accum=gb.binary.lor) << f
+    u = v.ewise_add(f, gb.binary.lor).new()
+    assert v.block.has_pending and u.block.has_pending
+    expected = len(set(keys.tolist()) | {0 * 512 + 1, 5 * 512 + 2, 63 * 512 + 511})
+    assert v.nvals == u.nvals == expected
+    v.wait()
+    assert not v.block.has_pending and v.nvals == expected
+    r, c, _ = u.to_coo()
+    assert not u.block.has_pending
+    assert set((r * 512 + c).tolist()) == set(keys.tolist()) | {1, 5 * 512 + 2, 63 * 512 + 511}
+
+
+@EXAMPLES
+@given(seed=st.integers(0, 2**32 - 1), nrows=st.integers(1, 25), ncols=st.integers(1, 25),
+       density=st.sampled_from([0.0, 0.05, 0.3, 1.0]), dtype=st.sampled_from(DTYPES),
+       name=st.sampled_from(["min", "max", "any", "lor", "land", "bor", "band", "plus"]),
+       axis=st.sampled_from(["reduce_rowwise", "reduce_columnwise"]))
+def test_reductions_of_one_valued_matrices(seed, nrows, ncols, density, dtype, name, axis):
+    """A matrix whose entries share one value (a pattern) reduces by its pointers under an
+    idempotent monoid; the others (plus) take the general path. Both as python-graphblas."""
+    if name in ("lor", "land") and dtype != "BOOL" or name in ("bor", "band") and \
+            dtype not in ("UINT8", "UINT64") or name == "plus" and dtype == "BOOL":
+        return
+    rng = np.random.default_rng(seed)
+    rows, cols = np.nonzero(rng.random((nrows, ncols)) < density)
+    value = {"BOOL": True, "FP64": 2.5, "FP32": -1.5}.get(dtype, 3)
+    ours = gb.Matrix.from_coo(rows, cols, value, dtype=dtype, nrows=nrows, ncols=ncols)
+    theirs = G.Matrix.from_coo(rows, cols, value, dtype=dtype, nrows=nrows, ncols=ncols)
+    if name == "any":
+        got = getattr(ours, axis)(gb.monoid.any).new()
+        want = getattr(theirs, axis)(G.monoid.any).new()
+    else:
+        got = getattr(ours, axis)(getattr(gb.monoid, name)).new()
+        want = getattr(theirs, axis)(getattr(G.monoid, name)).new()
+    assert_same_vector(got, want, what=f"{axis} {name} {dtype}")
+
+
+@EXAMPLES
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(64, 400),
+       mask_density=st.sampled_from([0.0, 0.01, 0.05, 0.5]),
+       mask_kind=st.sampled_from(["S", "V", "~S"]), into=st.sampled_from(["dup", "assign"]))
+def test_masked_copies_of_a_dense_vector(seed, n, mask_density, mask_kind, into):
+    """A dense source copied under a mask, small (read at the mask's positions) or not."""
+    rng = np.random.default_rng(seed)
+    x = rand_vec(rng, n, "FP64", 1.0)
+    q = rand_vec(rng, n, "INT64", mask_density)
+    w = rand_vec(rng, n, "FP64", 0.02)
+    if into == "dup":
+        got = x.gb.dup(mask=mask_of(q.gb, mask_kind))
+        want = x.G.dup(mask=mask_of(q.G, mask_kind))
+    else:
+        got, want = w.gb, w.G
+        got(mask_of(q.gb, mask_kind)) << x.gb
+        want(mask_of(q.G, mask_kind)) << x.G
+    assert_same_vector(got, want, what=f"{into} {mask_kind} {mask_density}")
