@@ -344,7 +344,17 @@ class Block:
         if not len(keys):
             return self
         dtype = self._values.dtype
-        found, stored = self.lookup(keys)
+        again = False
+        if self._pending is not None:
+            pkeys, pvals = self._pending
+            in_p, at_p = _search(pkeys, keys)
+            again = bool(in_p.all())
+        if again:
+            # Every key was written before (a frontier written again): only the pending
+            # values change, and the base is not searched.
+            found, stored = in_p, pvals[at_p]
+        else:
+            found, stored = self.lookup(keys)
         values = np.asarray(values)
         if accum is not None and found.any():
             # accum runs on the written values as they come; its result takes C's type
@@ -358,8 +368,11 @@ class Block:
         out._keys = self.base_keys()
         if self._pending is None:
             pending = keys, values
+        elif again:
+            pvals = pvals.copy()
+            pvals[at_p] = values
+            pending = pkeys, pvals
         else:
-            pkeys, pvals = self._pending
             kept = ~sorted_isin(pkeys, keys)
             pending = merge_disjoint(pkeys[kept], pvals[kept], keys, values)
         out._pending = pending

@@ -29,7 +29,7 @@ from . import display as _display
 from . import formats as _formats
 from . import random as _random
 from . import shape as _shape
-from .agg import Aggregator
+from .agg import Aggregator, reduction_op
 from .automethods import computed
 from .container import Container
 from .expr import (
@@ -564,7 +564,7 @@ class Matrix(Container):
         if not replace and self._block.can_pend(len(keys)):
             # T is the scalar at every position the mask allows, so the write sets those
             # positions and leaves the rest (a visited set's ``V(F.S) << True``): pending.
-            values = np.broadcast_to(np.array(value, dtype=t_type.np_type), keys.shape)
+            values = np.full(len(keys), value, dtype=t_type.np_type)
             self._install(self._block.upserted(keys, values, accum))
             return
         snapshot = (keys, np.full(len(keys), value, dtype=t_type.np_type))
@@ -691,13 +691,15 @@ class Matrix(Container):
 
     def reduce_rowwise(self, op=monoid.plus):
         """Collective when computed. w(i) = (+)_j A(i, j); a fold along row_comm. ``op``: a
-        monoid or an aggregator (``gb.agg``)."""
+        monoid or an aggregator (``gb.agg``), or a string naming one (``"count"``)."""
+        op = reduction_op(op)
         if isinstance(op, Aggregator):
             return op.reduce(self, "reduce_rowwise")
         return self._reduce_axis(op, "row")
 
     def reduce_columnwise(self, op=monoid.plus):
         """Collective when computed. w(j) = (+)_i A(i, j); a fold along col_comm."""
+        op = reduction_op(op)
         if isinstance(op, Aggregator):
             return op.reduce(self, "reduce_columnwise")
         return self._reduce_axis(op, "col")
