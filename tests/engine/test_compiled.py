@@ -65,8 +65,11 @@ def test_a_bfs_through_the_compiled_push_is_python_graphblas_s(monkeypatch, use_
     take the compiled loop, without numba (``available`` False) numpy's form: the same
     levels either way, those of python-graphblas."""
     monkeypatch.setattr(compiled, "MIN_ENTRIES", 0)
-    if not use_compiled:
-        monkeypatch.setattr(compiled, "available", lambda: False)
+    if use_compiled:
+        compiled.load()
+        assert compiled.ready()
+    else:
+        monkeypatch.setattr(compiled, "ready", lambda: False)
         monkeypatch.setattr(compiled, "reached", None)
     A = gb.generators.grid_graph(30, 20)
     rows, cols, vals = A.to_coo()

@@ -201,7 +201,7 @@ def _spmv(block, x, semiring, orient, x_first, direction, allowed, out_offset, i
     if _ones_once(semiring):
         # Every product is one and repeats fold to one (BFS's any_pair): the outputs are the
         # distinct positions reached, with no products made or reduced.
-        if block.nvals >= compiled.MIN_ENTRIES and compiled.available():
+        if block.nvals >= compiled.MIN_ENTRIES and compiled.ready():
             idx = compiled.reached(in_ptr, in_ind, slots, allowed)
         else:
             out = in_ind[expand_rows(in_ptr, slots, owners=False)[0]]
