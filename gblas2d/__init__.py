@@ -30,6 +30,10 @@ from .surface.recorder import Recorder
 from .surface.scalar import Scalar
 from .surface.vector import Vector
 
+# the names client code imports from python-graphblas's graphblas.core (gblas2d/core/), which
+# re-exports the classes above
+from . import core  # isort: skip
+
 # The generators live with the other I/O (gblas2d/io/) and keep their import path:
 # ``import gblas2d.generators`` finds this very module (one module object, not a copy).
 sys.modules[f"{__name__}.generators"] = generators
@@ -38,8 +42,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Grid", "Mask", "Matrix", "MatrixExpression", "Recorder", "Scalar", "ScalarExpression",
-    "Vector", "VectorExpression", "agg", "backends", "binary", "config", "default_grid", "dtypes",
-    "exceptions", "generators", "indexunary", "io", "iteration", "monoid", "op", "recording",
-    "replace", "select", "semiring", "set_debug", "set_default_grid", "stats", "trace",
-    "trace_all", "unary",
+    "Vector", "VectorExpression", "agg", "backends", "binary", "config", "core", "default_grid",
+    "dtypes", "exceptions", "generators", "indexunary", "io", "iteration", "monoid", "op",
+    "recording", "replace", "select", "semiring", "set_debug", "set_default_grid", "stats",
+    "trace", "trace_all", "unary",
 ]

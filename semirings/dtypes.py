@@ -25,6 +25,9 @@ class DataType:
     and C names (``"GrB_INT64"``, ``"int64_t"``), as python-graphblas's."""
 
     __slots__ = ("name", "np_type", "gb_name", "c_type")
+    # python-graphblas's flag for a user-defined type, which client code tests before value
+    # work (``A.dtype._is_udt``); gblas2d has the builtin types only
+    _is_udt = False
 
     def __init__(self, name, np_type, c_type):
         self.name = name

@@ -16,6 +16,7 @@ import numpy as np
 
 from . import _registry, binary
 from ._base import Monoid
+from ._ordered import OrderedMonoid
 from .dtypes import BOOL
 from .numpy_ops import monoid_namespace as numpy  # monoid.numpy.logaddexp, ...: numpy's names
 
@@ -42,8 +43,9 @@ def _all_ones(dtype):
     return ~dtype.np_type.type(0)
 
 
-plus = Monoid("plus", binary.plus, 0, ufunc=np.add)
-times = Monoid("times", binary.times, 1, ufunc=np.multiply)
+# Over floats, plus and times fold in index order, as SuiteSparse does (``_ordered.py``).
+plus = OrderedMonoid("plus", binary.plus, 0, ufunc=np.add, start=-0.0)
+times = OrderedMonoid("times", binary.times, 1, ufunc=np.multiply, start=1.0)
 min = Monoid("min", binary.min, _largest, ufunc=np.fmin)
 max = Monoid("max", binary.max, _smallest, ufunc=np.fmax)
 # The logical monoids exist only for BOOL in python-graphblas: their op is fixed to BOOL, so

@@ -41,7 +41,7 @@ import warnings
 import numpy as np
 
 from ..exceptions import DomainMismatch
-from ..semirings import binary, indexunary, monoid, select, unary
+from ..semirings import binary, indexunary, monoid, resolve, select, unary
 from ..semirings.dtypes import BOOL, FP64, INT32, INT64, lookup_dtype
 from .expr import VectorExpression
 from .inputs import type_name
@@ -447,7 +447,8 @@ _SYMBOLS = {"+": "sum", "*": "prod", "&": "all", "|": "any"}
 
 def from_string(string):
     """The aggregator named by ``string`` (lower-cased, as python-graphblas): ``"mean"``,
-    ``"count"``, or a symbol ``"+"``, ``"*"``, ``"&"``, ``"|"`` (sum, prod, all, any).
+    ``"count"``, ``"ss.argmin"`` (python-graphblas's path to the positional ones), or a symbol
+    ``"+"``, ``"*"``, ``"&"``, ``"|"`` (sum, prod, all, any).
 
     Raises
     ------
@@ -461,7 +462,36 @@ def from_string(string):
     """
     name, _, typed = string.lower().strip().partition("[")
     name = _SYMBOLS.get(name.strip(), name.strip())
-    found = __getattr__(name) if name in _DEPRECATED else globals().get(name)
+    if name.startswith("ss.") and name[3:] in _DEPRECATED:
+        # python-graphblas's own path to them, agg.ss.<name>, which warns of nothing
+        found = _DEPRECATED[name[3:]]
+    else:
+        found = __getattr__(name) if name in _DEPRECATED else globals().get(name)
     if not isinstance(found, Aggregator) or (typed and not typed.endswith("]")):
         raise ValueError(f"Unknown agg string: {string!r}.  Example usage: 'sum[int]'")
     return found[typed[:-1].strip()] if typed else found
+
+
+def reduction_op(op):
+    """What a reduction's ``op`` stands for, read as python-graphblas reads it: an op or an
+    Aggregator as it is; a string names a monoid (``"plus"``, ``"+"``, ``"min[int64]"``), else
+    a binary op (which the reduction then refuses: it has no monoid), else an aggregator
+    (``"count"``, ``"mean"``, ``"sum[int]"``, ``"ss.argmin"``).
+
+    Raises
+    ------
+    ValueError
+        When the string names none of them (python-graphblas's message).
+    """
+    if not isinstance(op, str):
+        return op
+    for kind in ("monoid", "binary"):
+        try:
+            return resolve(kind, op)
+        except ValueError:
+            continue
+    try:
+        return from_string(op)
+    except ValueError:
+        raise ValueError(f"Unknown binary or aggregator string: {op!r}.  Example usage: "
+                         "'+[int]'") from None

@@ -32,9 +32,10 @@ from ..exceptions import DimensionMismatch, EmptyObject
 from ..local import device
 from ..local.device import array_module
 from ..local.piece import place_of
-from ..semirings import binary, monoid, unary
+from ..semirings import OrderedMonoid, binary, held_as_bitmap, monoid, unary
 from . import display as _display
 from . import shape as _shape
+from .agg import Aggregator, reduction_op
 from .automethods import computed
 from .expr import (
     Mask,
@@ -51,6 +52,7 @@ from .expr import (
 )
 from .infix import Infix, InPlace, ScalarLike
 from .inputs import scalar_dtype, type_name
+from .ss import SuiteSparseInfo
 
 __all__ = ["Container", "Updater", "apply_values"]
 
@@ -77,6 +79,12 @@ class Container(InPlace):
     def V(self):
         """The value mask: every stored entry whose value is nonzero allows."""
         return Mask(self, structure=False)
+
+    @property
+    def ss(self):
+        """python-graphblas's SuiteSparse attributes that gblas2d has (``A.ss.is_iso``,
+        ``A.ss.iso_value``: collective when read, see ``ss.py``)."""
+        return SuiteSparseInfo(self)
 
     # ---- assignment ----
     def __call__(self, *args, mask=None, accum=None, replace=False, input_mask=None, **opts):
@@ -219,16 +227,23 @@ class Container(InPlace):
 
     def _reduce_all(self, op, method, allow_empty):
         """(+) of every entry, a Scalar expression: each rank folds its part, the ranks'
-        folds are gathered and folded again."""
+        folds are gathered and folded again, in rank order. ``op``: a monoid, or a string
+        naming a monoid or an aggregator (``v.reduce("count")``)."""
+        op = reduction_op(op)
+        if isinstance(op, Aggregator):
+            return op.reduce(self, method, allow_empty=allow_empty)
         mon = as_op(op, "monoid")
         out_type = check_domain(mon, self.dtype)
         a = self
+        # python-graphblas's order for floats (semirings/_ordered.py), from replicated facts
+        in_lanes = isinstance(mon, OrderedMonoid) and not held_as_bitmap(self.shape, self.nvals)
 
         def compute():
             held = a._device_part() if _any_arrays(mon.binaryop) else None
             values = a._local_values() if held is None else held.entries()[1]
+            fold = mon.in_lanes if in_lanes else mon.reduce
             # (a device's fold is one value, copied up to be sent)
-            local = device.on_host(mon.reduce(values, a.dtype)) if len(values) else None
+            local = device.on_host(fold(values)) if len(values) else None
             folds = [p for p in a.grid.comm.allgather_object(local) if p is not None]
             if not folds:
                 return None if allow_empty else mon.identity_of(out_type)

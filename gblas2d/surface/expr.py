@@ -14,7 +14,7 @@ from ..distributed.products import MatMat, MatVec
 from ..exceptions import DimensionMismatch, DomainMismatch, InvalidValue
 from ..local.block import BlockMask
 from ..local.piece import PieceMask
-from ..semirings import _base, from_string
+from ..semirings import _base, binary, from_string, unary
 from ..semirings.dtypes import BOOL, lookup_dtype, unify
 from .automethods import MatrixAutoMethods, VectorAutoMethods, computed
 from .config import computes
@@ -36,12 +36,36 @@ replace = Replace()
 
 
 class Mask:
-    """``v.S`` (structure), ``v.V`` (value) and their complements ``~v.S``, ``~v.V``."""
+    """``v.S`` (structure), ``v.V`` (value) and their complements ``~v.S``, ``~v.V``.
+
+    Each mask allows a set of positions: the stored entries of ``parent`` (``S``) or those
+    whose value is nonzero (``V``), or every other position when complemented. Masks combine
+    as python-graphblas's do, into a new structural mask over a new BOOL object: ``m1 & m2``
+    allows where both allow, ``m1 | m2`` where either does. The object holds the smaller
+    side: a complemented result (``~a.S & ~b.S``, ``~a.S | b.S``) stores the positions it
+    refuses, never the rest of the index space.
+
+    >>> import gblas2d as gb
+    >>> u = gb.Vector.from_coo([0, 1], [True, False], size=4)
+    >>> w = gb.Vector.from_coo([1, 2], [True, True], size=4)
+    >>> (u.S & w.S).new().to_coo()[0].tolist(), (u.V | w.V).new().to_coo()[0].tolist()
+    ([1], [0, 1, 2])
+    """
 
     def __init__(self, parent, structure, complement=False):
         self.parent = parent
         self.structure = structure
         self.complement = complement
+
+    @property
+    def value(self):
+        """Whether this is a value mask (``v.V``, ``~v.V``), python-graphblas's flag."""
+        return not self.structure
+
+    @property
+    def name(self):
+        """``"v.S"``, ``"~v.V"``, ...: the parent's name and the mask's kind."""
+        return repr(self)
 
     def __invert__(self):
         return Mask(self.parent, self.structure, not self.complement)
@@ -59,6 +83,55 @@ class Mask:
         kind = "S" if self.structure else "V"
         return f"{'~' if self.complement else ''}{self.parent.name}.{kind}"
 
+    # ---- mask algebra ----
+    def _positions(self):
+        """Collective. The positions this mask names before any complement, True in a new
+        BOOL object of the parent's kind (O(parent's entries))."""
+        named = Mask(self.parent, self.structure)
+        return self.parent.apply(unary.one).new(BOOL, mask=named)
+
+    @collective
+    def __and__(self, other):
+        """Collective. The mask that allows where both allow (``other``: a Mask, or a BOOL
+        Vector or Matrix as its value mask)."""
+        other = as_mask(other)
+        if self.complement and other.complement:
+            # ~B1 & ~B2 = ~(B1 | B2)
+            return Mask(_union(self, other), structure=True, complement=True)
+        # B & m: the positions of B that m allows
+        named, rest = (other, self) if self.complement else (self, other)
+        return Mask(named._positions().dup(mask=rest), structure=True)
+
+    __rand__ = __and__
+
+    @collective
+    def __or__(self, other):
+        """Collective. The mask that allows where either allows."""
+        other = as_mask(other)
+        if not (self.complement or other.complement):
+            return Mask(_union(self, other), structure=True)
+        # ~B | m = ~(the positions of B that m refuses)
+        named, rest = (self, other) if self.complement else (other, self)
+        return Mask(named._positions().dup(mask=~rest), structure=True, complement=True)
+
+    __ror__ = __or__
+
+    @collective
+    def new(self, dtype=None, *, complement=False, mask=None, name=None):
+        """Collective. A new object, True (in ``dtype``, BOOL by default) where this mask (and
+        ``mask``, when given) allows, empty elsewhere; ``complement=True`` swaps the two.
+        Like python-graphblas's: ``C(m) << expr`` writes where ``m.new()`` has entries.
+        A result true outside a set of positions fills the rest of the index space."""
+        dtype = BOOL if dtype is None else dtype
+        combined = self if mask is None else self & mask
+        allowed = Mask(combined._positions(), structure=True,
+                       complement=combined.complement != complement)
+        if not allowed.complement:
+            return allowed.parent.dup(dtype, name=name)
+        out = type(self.parent)(dtype, *self.parent.shape, name=name, grid=self.parent.grid)
+        out(allowed) << True
+        return out
+
     def local(self):
         """This rank's part of a Vector mask, as a ``PieceMask`` (O(1) for a structural mask,
         O(entries) for a value mask)."""
@@ -72,6 +145,12 @@ class Mask:
         """This rank's part of the mask: ``local()`` of a Vector's, ``block_mask()`` of a
         Matrix's; either ``allows`` the keys of its container's ``_local_entries``."""
         return self.local() if len(self.parent.shape) == 1 else self.block_mask()
+
+
+def _union(m1, m2):
+    """Collective. The positions either mask names before any complement, True in a new BOOL
+    object."""
+    return m1._positions().ewise_add(m2._positions(), binary.lor).new()
 
 
 def parse_call(args, mask, accum, replace_flag):
@@ -396,7 +475,7 @@ def mxv_expression(A, x, op, orient, x_first):
         raise TypeError(f"Bad type for argument `other` in {orient}(...): expected a Vector, "
                         f"got {type_name(x)}")
     sr = as_op(op, "semiring")
-    product = MatVec(A, x, sr, orient, x_first, check_domain)
+    product = MatVec(A, x.dist, sr, orient, x_first, check_domain)
 
     def rebind(new_op):
         return mxv_expression(A, x, new_op, orient, x_first)

@@ -496,6 +496,35 @@ class ScalarLike:
     def __array__(self, dtype=None, copy=None):
         return np.asarray(self._computed("__array__"), dtype=dtype)
 
+    # What python-graphblas's ScalarExpression and ScalarMatMulExpr read of their result:
+    # ``v.reduce().get(0)``, ``(u @ v).get(0.0)``, ``A.reduce_scalar().is_empty``.
+    def get(self, default=None):
+        """Collective (computes). The value, or ``default`` when the result is empty."""
+        return self._computed("get").get(default)
+
+    @property
+    def is_empty(self):
+        """Collective (computes). Whether the result has no value."""
+        return self._computed("is_empty").is_empty
+
+    @property
+    def nvals(self):
+        """Collective (computes). 1, or 0 when the result is empty."""
+        return self._computed("nvals").nvals
+
+    def isequal(self, other, *, check_dtype=False):
+        """Collective (computes). ``Scalar.isequal`` of the result."""
+        return self._computed("isequal").isequal(other, check_dtype=check_dtype)
+
+    def isclose(self, other, *, rel_tol=1e-7, abs_tol=0.0, check_dtype=False):
+        """Collective (computes). ``Scalar.isclose`` of the result."""
+        return self._computed("isclose").isclose(other, rel_tol=rel_tol, abs_tol=abs_tol,
+                                                 check_dtype=check_dtype)
+
+    def dup(self, dtype=None, *, name=None):
+        """Collective (computes). The result as a new Scalar, cast to ``dtype`` if given."""
+        return self._computed("dup").dup(dtype, name=name)
+
 
 class VectorEwisePair(EwisePair, VectorAutoMethods):
     """A pair of Vectors: reads as the Vector it computes to."""

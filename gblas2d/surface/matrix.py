@@ -22,7 +22,7 @@ from ..local import backends
 from ..local.block import Block
 from ..local.keys import block_keys, keys_fit, reduce_sorted
 from ..local.piece import Piece
-from ..semirings import binary, monoid, semiring
+from ..semirings import binary, held_as_bitmap, monoid, reduce_rows, semiring
 from ..semirings.dtypes import FP64, lookup_dtype
 from . import build as _build
 from . import display as _display
@@ -674,7 +674,9 @@ class Matrix(Container):
                 idx = ids[counts > 0] if ids is not None else np.flatnonzero(counts)
                 vals = np.full(len(idx), b.values[0], dtype=out_type.np_type)
             elif axis == "row":
-                idx, vals = reduce_sorted(b.rows, b.values, mon)
+                # each row in python-graphblas's order at one process (semirings/_ordered.py)
+                idx, vals = reduce_rows(b.rows, b.values, mon,
+                                        bitmap=held_as_bitmap(a.shape, a.nvals))
             else:
                 ids, ptr, _, vals = b.by_cols()
                 counts = np.diff(ptr)
