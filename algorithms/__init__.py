@@ -11,7 +11,7 @@ None of them imports mpi4py or cupy (tests/semirings/test_layering.py checks thi
 
 ``engine(A)`` is how they find their engine, and how a user's own algorithm can too: the
 namespace of the engine that ``A`` belongs to (``Vector``, ``Matrix``, ``semiring``, ...), so
-that workspace objects are made where the input lives.
+that workspace objects are made where the input lives; docs/engine.md lists its members.
 """
 
 from ._engine import engine

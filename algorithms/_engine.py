@@ -1,20 +1,24 @@
-"""Which engine an algorithm runs on, found from its input, and the input checks they share.
+"""``engine(A)``: the names algorithm code uses, of the engine its input belongs to.
 
-An algorithm asks ``engine(A)`` for the module its input belongs to (the array-API
-``array_namespace`` idiom) and builds every workspace object from it, so the same lines run on
-gblas2d objects at any rank count and on python-graphblas objects in one process.
+An algorithm asks ``engine(A)`` for the namespace of ``A``'s engine (the array-API
+``array_namespace`` idiom) and makes every workspace object from it, so the same lines run on
+gblas2d objects at any rank count and on python-graphblas objects in one process::
 
-Operations python-graphblas lacks get a fallback here: ``gather`` (``out[k] =
-v[index[k]]``, an extract by an index array there), ``scatter`` (``out[index[k]] (+)=
-v[k]``, a ``from_coo`` with ``dup_op`` there), ``from_vectors`` (a Matrix built from the
-entries of distributed Vectors, a ``from_coo`` of their arrays there), ``popcount``
-(SuiteSparse has GxB_POPCOUNT but python-graphblas does not expose it), ``mxm_indexed``
-(a product whose multiply also sees the entries' global positions; python-graphblas has no
-index-aware user multiply), ``random`` (an object's entries replaced by random values,
-``apply(indexunary.random_uniform, seed)`` here) and ``random_vector`` (``Vector.random``
-here). The random values are the same on both engines: numpy computes the same hash there. The
-fallbacks read their operands into the process, which is where python-graphblas keeps them
-anyway.
+    ns = engine(A)
+    q = ns.Vector(bool, A.nrows)
+    y = ns.gather(parents, parents)
+
+docs/engine.md lists the members. Both namespaces hold the same names, and each operation has
+the same signature and raises the same errors on both (tests/algorithms/test_engine.py):
+
+* the classes and op namespaces: ``Vector``, ``Matrix``, ``Scalar``, ``dtypes``, ``binary``,
+  ``unary``, ``monoid``, ``semiring``, ``select``, ``indexunary``, ``agg``, ``io``, and
+  ``min_secondi`` (a SuiteSparse extension, under ``semiring.ss`` in python-graphblas);
+* ``operator``: a gblas2d op as this engine's op, so a user's op is defined once;
+* the operations python-graphblas lacks, computed there by a fallback that reads the operands
+  into the process (where python-graphblas keeps them anyway): ``gather``, ``scatter``,
+  ``from_vectors``, ``popcount``, ``mxm_indexed``, ``random``, ``random_vector``;
+* ``iteration``: the marker of one iteration of a loop for ``gblas2d.trace_all``.
 """
 
 import contextlib
@@ -29,25 +33,29 @@ from gblas2d.surface.random import random_op
 
 
 def engine(A):
-    """The engine ``A`` (a Matrix or Vector) belongs to, as a namespace of the names algorithms
-    use: ``Vector``, ``Matrix``, ``dtypes``, ``binary``, ``unary``, ``monoid``, ``semiring``,
-    ``select``, ``indexunary``, and the operations python-graphblas lacks (``gather``,
-    ``scatter``, ``from_vectors``, ``popcount``, ``mxm_indexed``, ``random``,
-    ``random_vector``), and ``iteration``, the marker of one iteration of a loop
-    (``with ns.iteration():``; ``gblas2d.iteration``, for ``gblas2d.trace_all``, and a no-op
-    on python-graphblas). Raises TypeError for any other object.
+    """The namespace of the engine ``A`` belongs to (module docstring, docs/engine.md).
 
-    ``random(obj, seed=0, dtype=FP64)`` gives a copy of the Vector or Matrix ``obj`` whose
-    entries hold random values: floats uniform in [0, 1) for FP64, 64 random bits for UINT64.
-    ``random_vector(size, seed=0, dtype=FP64)`` gives a full Vector of them. Each value depends
-    only on the seed and the entry's position, so it is the same on both engines and at any
-    rank count. Bad arguments raise the same errors on both engines.
+    Parameters
+    ----------
+    A : Matrix or Vector
+        Of gblas2d or of python-graphblas.
+
+    Returns
+    -------
+    types.SimpleNamespace
+        ``name`` ("gblas2d" or "graphblas") and the members the module docstring lists.
+
+    Raises
+    ------
+    TypeError
+        For any other object.
 
     Examples
     --------
     >>> import gblas2d as gb
-    >>> engine(gb.Vector(int, 3)).name
-    'gblas2d'
+    >>> ns = engine(gb.Vector(int, 3))
+    >>> ns.name, ns.Vector is gb.Vector
+    ('gblas2d', True)
     """
     if isinstance(A, (gblas2d.Matrix, gblas2d.Vector)):
         return _GBLAS2D
@@ -57,85 +65,234 @@ def engine(A):
                     f"{type(A).__name__}")
 
 
+# ---- gblas2d: each member is the engine's own call; these docstrings document the members
+
+
+def _gblas2d_operator(op):
+    """The op ``op`` (a gblas2d op: builtin, or a user's from ``register_anonymous`` /
+    ``register_new``) as this engine's op: itself on gblas2d, ``op.to_graphblas()`` on
+    python-graphblas, which registers a user's op there from the same function. So an op is
+    defined once: ``lexmin = gblas2d.binary.register_anonymous(lambda x, y: ...)``, then
+    ``A.ewise_add(B, ns.operator(lexmin))`` on either engine.
+
+    Raises
+    ------
+    TypeError
+        If ``op`` is not a gblas2d op, or python-graphblas has no form of it (an index-aware
+        user op, a gblas2d extension such as ``unary.popcount``).
+    """
+    if not isinstance(op, gblas2d.semirings.Operator):
+        raise TypeError(f"operator expects a gblas2d op, got {type(op).__name__}")
+    return op
+
+
 def _gblas2d_gather(v, index):
+    """``out[k] = v[index[k]]`` for every entry k of the integer Vector ``index`` (pointer
+    jumping: ``gather(p, p)`` is the grandparents). Collective.
+
+    Returns
+    -------
+    Vector
+        Of ``index.size`` and ``v``'s dtype; an entry whose target holds no value is missing.
+
+    Raises
+    ------
+    TypeError
+        If ``index`` is not an integer Vector.
+    IndexOutOfBound
+        If an index is outside ``[0, v.size)``.
+    """
     return v.gather(index).new()
 
 
-def _gblas2d_scatter(v, index, size, monoid):
-    return v.scatter(index, size, monoid).new()
+def _gblas2d_scatter(v, index, size=None, op=None):
+    """``out[index[k]] (+)= v[k]`` for every entry k of ``v`` that ``index`` has: each value
+    sent to a position, values meeting there folded with the monoid ``op`` (default
+    ``monoid.any``). Collective.
+
+    Parameters
+    ----------
+    v, index : Vector
+        ``index`` is an integer Vector of ``v``'s size.
+    size : int, optional
+        The output's size; default ``v.size``.
+    op : Monoid, optional
+
+    Raises
+    ------
+    TypeError
+        If ``index`` is not an integer Vector.
+    IndexOutOfBound
+        If an index is outside ``[0, size)``.
+    """
+    return v.scatter(index, size, gblas2d.monoid.any if op is None else op).new()
 
 
-def _gblas2d_from_vectors(rows, columns, value, nrows, ncols, dtype):
-    return gblas2d.Matrix.from_vectors(rows, columns, value, dtype, nrows=nrows, ncols=ncols)
+def _gblas2d_from_vectors(rows, columns, values=1.0, dtype=None, *, nrows=None, ncols=None,
+                          dup_op=None, name=None):
+    """``Matrix.from_vectors``: a Matrix whose entries are ``(rows[k], columns[k], values[k])``
+    for each position k of the integer Vectors ``rows`` and ``columns`` (``values`` a Vector
+    of the same positions, or one value for all). Collective; each rank sends only its own
+    pieces. The signature is ``Matrix.from_vectors``'s."""
+    return gblas2d.Matrix.from_vectors(rows, columns, values, dtype, nrows=nrows, ncols=ncols,
+                                       dup_op=dup_op, name=name)
 
 
 def _gblas2d_popcount(M):
+    """The number of set bits of each value of the integer Matrix or Vector ``M``, in its
+    dtype (``unary.popcount``, SuiteSparse's GxB_POPCOUNT)."""
     return M.apply(gblas2d.unary.popcount).new()
 
 
 def _gblas2d_mxm_indexed(A, B, monoid, func, dtype):
+    """``C(i, j) = (+)_k func(A(i, k), B(k, j), i, k, k, j)``: a product whose multiply also
+    sees the entries' global positions (the fused BPT's per-edge random bits).
+
+    Parameters
+    ----------
+    A, B : Matrix
+    monoid : str
+        The name of the fold's monoid (``"bor"``, ``"plus"``, ...).
+    func : callable(x, y, ia, ja, ib, jb)
+        As ``binary.register_anonymous(..., index_aware=True)`` takes it: of scalars, or
+        vectorized over arrays.
+    dtype : DataType
+        The products' type.
+    """
     multiply = gblas2d.binary.register_anonymous(func, index_aware=True, result=dtype)
     sr = gblas2d.semiring.register_anonymous(getattr(gblas2d.monoid, monoid), multiply)
     return A.mxm(B, sr).new()
 
 
 def _gblas2d_random(obj, seed=0, dtype="FP64"):
+    """A copy of the Vector or Matrix ``obj`` whose entries hold random values: FP64 uniform
+    in [0, 1), or UINT64 of 64 random bits. Each value depends only on ``seed`` and the
+    entry's position, so it is the same on both engines and at any rank count.
+
+    Raises
+    ------
+    TypeError, InvalidValue, DomainMismatch
+        For a seed that is not an integer in [0, 2**64), or another dtype.
+    """
     return obj.apply(random_op(seed, dtype, "random"), seed).new()
 
 
 def _gblas2d_random_vector(size, seed=0, dtype="FP64"):
+    """A full Vector of ``size`` random values, as ``random`` makes them (``Vector.random``)."""
     random_op(seed, dtype, "random_vector", {"size": size})
     return gblas2d.Vector.random(size, seed, dtype=dtype)
 
 
+def _gblas2d_iteration(label=None):
+    """``with ns.iteration(): ...``: one iteration of a loop, a row of ``gblas2d.trace_all``'s
+    table (``gblas2d.iteration``); nothing on python-graphblas, which has no trace."""
+    return gblas2d.iteration(label)
+
+
 _GBLAS2D = SimpleNamespace(
-    name="gblas2d", Vector=gblas2d.Vector, Matrix=gblas2d.Matrix, binary=gblas2d.binary,
-    dtypes=gblas2d.dtypes, indexunary=gblas2d.indexunary, monoid=gblas2d.monoid,
-    select=gblas2d.select, semiring=gblas2d.semiring, unary=gblas2d.unary,
-    min_secondi=gblas2d.semiring.min_secondi, gather=_gblas2d_gather, scatter=_gblas2d_scatter,
+    name="gblas2d", Vector=gblas2d.Vector, Matrix=gblas2d.Matrix, Scalar=gblas2d.Scalar,
+    dtypes=gblas2d.dtypes, binary=gblas2d.binary, unary=gblas2d.unary, monoid=gblas2d.monoid,
+    semiring=gblas2d.semiring, select=gblas2d.select, indexunary=gblas2d.indexunary,
+    agg=gblas2d.agg, io=gblas2d.io, min_secondi=gblas2d.semiring.min_secondi,
+    operator=_gblas2d_operator, gather=_gblas2d_gather, scatter=_gblas2d_scatter,
     from_vectors=_gblas2d_from_vectors, popcount=_gblas2d_popcount,
     mxm_indexed=_gblas2d_mxm_indexed, random=_gblas2d_random,
-    random_vector=_gblas2d_random_vector, iteration=gblas2d.iteration,
+    random_vector=_gblas2d_random_vector, iteration=_gblas2d_iteration,
 )
 
 
+# ---- python-graphblas: the same members, the missing operations as fallbacks
+
+
+def _graphblas_operator(op):
+    """python-graphblas's form of the gblas2d op ``op``: ``op.to_graphblas()`` (see gblas2d's
+    ``operator``)."""
+    if not isinstance(op, gblas2d.semirings.Operator):
+        raise TypeError(f"operator expects a gblas2d op, got {type(op).__name__}")
+    return op.to_graphblas()
+
+
+def _integer_vector(index, what):
+    if not hasattr(index, "size") or hasattr(index, "nrows") or index.dtype.np_type.kind \
+            not in "iub":
+        raise TypeError(f"{what} expects an integer Vector of indices")
+
+
 def _graphblas_gather(v, index):
+    """``gather`` on python-graphblas: an extract by the index Vector's values."""
+    _integer_vector(index, "gather")
     positions, targets = index.to_coo()
-    if len(targets) and (targets.min() < 0 or targets.max() >= v.size):
-        raise exceptions.IndexOutOfBound(f"gather index out of range for Vector of size "
-                                         f"{v.size}")
+    targets = targets.astype(np.int64)
+    bad = (targets < 0) | (targets >= v.size)
+    if bad.any():
+        raise exceptions.IndexOutOfBound(f"gather index {int(targets[bad][0])} out of range "
+                                         f"for Vector of size {v.size}")
     found = v[targets.astype(np.uint64)].new()
     k, values = found.to_coo()
     return type(v).from_coo(positions[k], values, dtype=v.dtype, size=index.size)
 
 
-def _graphblas_scatter(v, index, size, monoid):
+def _graphblas_scatter(v, index, size=None, op=None):
+    """``scatter`` on python-graphblas: a ``from_coo`` whose ``dup_op`` is the monoid's op."""
+    import graphblas
+
+    _integer_vector(index, "scatter")
+    if index.size != v.size:
+        raise exceptions.DimensionMismatch(f"index Vector.size (={index.size}) must equal "
+                                           f"Vector.size (={v.size}) in scatter")
+    size = v.size if size is None else int(size)
     k, values = v.to_coo()
     positions, targets = index.to_coo()
     _, from_v, from_index = np.intersect1d(k, positions, assume_unique=True, return_indices=True)
-    targets = targets[from_index]
-    if len(targets) and (targets.min() < 0 or targets.max() >= size):
-        raise exceptions.IndexOutOfBound(f"scatter index out of range for size {size}")
+    targets = targets[from_index].astype(np.int64)
+    bad = (targets < 0) | (targets >= size)
+    if bad.any():
+        raise exceptions.IndexOutOfBound(f"scatter index {int(targets[bad][0])} out of range "
+                                         f"for size {size}")
+    op = graphblas.monoid.any if op is None else op
     return type(v).from_coo(targets, values[from_v], dtype=v.dtype, size=size,
-                            dup_op=monoid.binaryop)
+                            dup_op=op.binaryop)
 
 
-def _graphblas_from_vectors(rows, columns, value, nrows, ncols, dtype):
+def _graphblas_from_vectors(rows, columns, values=1.0, dtype=None, *, nrows=None, ncols=None,
+                            dup_op=None, name=None):
+    """``from_vectors`` on python-graphblas: a ``from_coo`` of the Vectors' values."""
     import graphblas
 
-    return graphblas.Matrix.from_coo(rows.to_coo()[1], columns.to_coo()[1], value,
-                                     dtype=dtype, nrows=nrows, ncols=ncols)
+    at, r = rows.to_coo()
+    col_at, c = columns.to_coo()
+    vector_values = hasattr(values, "to_coo")
+    for vec in (rows, columns):
+        if vec.dtype.np_type.kind not in "iu":
+            raise exceptions.DomainMismatch(f"row and column indices must be integers, got "
+                                            f"{vec.dtype}")
+    if vector_values:
+        val_at, values = values.to_coo()
+        dtype = dtype or values.dtype
+    if not np.array_equal(at, col_at) or vector_values and not np.array_equal(at, val_at):
+        raise exceptions.InvalidValue("from_vectors: rows, columns (and a values Vector) must "
+                                      "hold entries at the same positions")
+    return graphblas.Matrix.from_coo(r, c, values, dtype, nrows=nrows, ncols=ncols,
+                                     dup_op=dup_op, name=name)
 
 
 def _graphblas_popcount(M):
-    rows, cols, values = M.to_coo()
-    return type(M).from_coo(rows, cols, np.bitwise_count(values).astype(values.dtype),
-                            nrows=M.nrows, ncols=M.ncols)
+    """``popcount`` on python-graphblas, which does not expose GxB_POPCOUNT: numpy's
+    ``bitwise_count`` of the values."""
+    if hasattr(M, "nrows"):
+        rows, cols, values = M.to_coo()
+        return type(M).from_coo(rows, cols, np.bitwise_count(values).astype(values.dtype),
+                                nrows=M.nrows, ncols=M.ncols)
+    indices, values = M.to_coo()
+    return type(M).from_coo(indices, np.bitwise_count(values).astype(values.dtype),
+                            size=M.size)
 
 
 def _graphblas_mxm_indexed(A, B, monoid, func, dtype):
-    """``C(i, j) = (+)_k func(A(i, k), B(k, j), i, k, k, j)`` evaluated with numpy: every
-    product is formed, then products are folded per (i, j) with the gblas2d monoid."""
+    """``mxm_indexed`` on python-graphblas, which has no index-aware user multiply: every
+    product formed with numpy (gblas2d's op of ``func``, so either form of it), then the
+    products folded per (i, j) with the gblas2d monoid."""
+    multiply = gblas2d.binary.register_anonymous(func, index_aware=True, result=dtype.name)
     ar, ac, av = A.to_coo()
     br, bc, bv = B.to_coo()
     ar, ac = ar.astype(np.int64), ac.astype(np.int64)
@@ -145,7 +302,7 @@ def _graphblas_mxm_indexed(A, B, monoid, func, dtype):
     pos = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts) + \
         np.repeat(starts[ac], counts)
     i, k, j = ar[which], ac[which], bc[pos].astype(np.int64)
-    products = np.asarray(func(av[which], bv[pos], i, k, k, j)).astype(dtype.np_type)
+    products = multiply.evaluate(av[which], bv[pos], i, k, k, j)
     keys = i * B.ncols + j
     order = np.argsort(keys, kind="stable")
     keys, products = keys[order], products[order]
@@ -156,6 +313,7 @@ def _graphblas_mxm_indexed(A, B, monoid, func, dtype):
 
 
 def _graphblas_random(obj, seed=0, dtype="FP64"):
+    """``random`` on python-graphblas: the same values, computed with numpy."""
     op = random_op(seed, dtype, "random")
     if hasattr(obj, "nrows"):
         rows, cols, values = obj.to_coo()
@@ -167,6 +325,7 @@ def _graphblas_random(obj, seed=0, dtype="FP64"):
 
 
 def _graphblas_random_vector(size, seed=0, dtype="FP64"):
+    """``random_vector`` on python-graphblas: ``random`` of a full Vector."""
     import graphblas
 
     random_op(seed, dtype, "random_vector", {"size": size})
@@ -174,7 +333,7 @@ def _graphblas_random_vector(size, seed=0, dtype="FP64"):
 
 
 def _graphblas_iteration(label=None):
-    # python-graphblas has no trace to mark
+    """``iteration`` on python-graphblas: nothing to mark, it has no trace."""
     return contextlib.nullcontext()
 
 
@@ -188,14 +347,15 @@ def _graphblas():
 
         _GRAPHBLAS = SimpleNamespace(
             name="graphblas", Vector=graphblas.Vector, Matrix=graphblas.Matrix,
-            binary=graphblas.binary, dtypes=graphblas.dtypes,
-            indexunary=graphblas.indexunary, monoid=graphblas.monoid,
-            select=graphblas.select, semiring=graphblas.semiring, unary=graphblas.unary,
-            min_secondi=graphblas.semiring.ss.min_secondi, gather=_graphblas_gather,
+            Scalar=graphblas.Scalar, dtypes=graphblas.dtypes, binary=graphblas.binary,
+            unary=graphblas.unary, monoid=graphblas.monoid, semiring=graphblas.semiring,
+            select=graphblas.select, indexunary=graphblas.indexunary, agg=graphblas.agg,
+            io=graphblas.io, min_secondi=graphblas.semiring.ss.min_secondi,
+            operator=_graphblas_operator, gather=_graphblas_gather,
             scatter=_graphblas_scatter, from_vectors=_graphblas_from_vectors,
-            popcount=_graphblas_popcount,
-            mxm_indexed=_graphblas_mxm_indexed, random=_graphblas_random,
-            random_vector=_graphblas_random_vector, iteration=_graphblas_iteration,
+            popcount=_graphblas_popcount, mxm_indexed=_graphblas_mxm_indexed,
+            random=_graphblas_random, random_vector=_graphblas_random_vector,
+            iteration=_graphblas_iteration,
         )
     return _GRAPHBLAS
 

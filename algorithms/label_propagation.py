@@ -98,7 +98,7 @@ def label_propagation(A, max_iter=10):
     for _ in range(max_iter):
         with ns.iteration():
             # L(u, f(u)) = B for every vertex u (built from the vectors' pieces)
-            L = ns.from_vectors(u, f, big, n, n, ns.dtypes.INT64)
+            L = ns.from_vectors(u, f, big, ns.dtypes.INT64, nrows=n, ncols=n)
             # C = S plus.times L
             C = S.mxm(L, ns.semiring.plus_times).new()
             # T(v, l) = l - mask

@@ -97,7 +97,7 @@ def validate_bfs_tree(A, source, parents, *, levels=None):
     del p[s]
     v = p.apply(ns.indexunary.rowindex, 0).new()
     # T(p(v), v) = true for every tree vertex v but the root
-    T = ns.from_vectors(p, v, True, n, n, ns.dtypes.BOOL)
+    T = ns.from_vectors(p, v, True, ns.dtypes.BOOL, nrows=n, ncols=n)
     # depth = BFS levels over T from s
     depth = bfs_levels(T, s)
     root = parents[s].new().value

@@ -1,10 +1,11 @@
 """The operator classes of the algebra: unary, binary, index-unary and select ops, monoids and
 semirings.
 
-Every op is vectorized: its function takes whole numpy arrays and returns an array, so a
-user-defined op is a plain Python function over arrays (no numba, no per-element calls).
-Nothing here knows about MPI or distribution; the engine calls ``evaluate``/``reduceat`` on the
-local arrays of each rank.
+Every op is called on arrays: a builtin's function takes whole numpy arrays and returns an
+array; a user's function is written on scalars, as python-graphblas takes it, or vectorized
+over arrays, and a ``UserFunction`` makes an array kernel of either (``_udf.py``).
+``to_graphblas`` gives the same op for python-graphblas's objects. Nothing here knows about MPI
+or distribution; the engine calls ``evaluate``/``reduceat`` on the local arrays of each rank.
 """
 
 import numbers
@@ -43,6 +44,8 @@ class Operator:
         # {DataType: the op fixed to it}, shared with the typed copies, so that op[t] is always
         # the same object (``unary.abs[float] is unary.abs["FP64"]``, as in python-graphblas).
         self._typed_ops = {}
+        # python-graphblas's form of the op once made (to_graphblas), shared likewise
+        self._graphblas = [None]
 
     def _typed_copy(self, dtype):
         typed = object.__new__(type(self))
@@ -81,6 +84,31 @@ class Operator:
         what = ", ".join(type(x).__name__ for x in args)
         raise TypeError(f"Bad types when calling {self!r}.  Got {what}: a {self.kind} op "
                         "needs an infix expression or a Vector or Matrix")
+
+    def to_graphblas(self):
+        """The same op for python-graphblas's objects, so that an op is defined once for both
+        engines: a builtin is python-graphblas's op of the same name, a user's op is
+        registered there from the same function, which python-graphblas compiles with numba
+        (``semirings/_graphblas.py``). Made on first use, then kept.
+
+        Raises
+        ------
+        TypeError
+            Where python-graphblas has no such op: a gblas2d extension (``unary.popcount``),
+            an index-aware user op, or a vectorized function numba cannot compile on scalars.
+
+        Examples
+        --------
+        >>> from gblas2d.semirings import binary, monoid
+        >>> lesser = binary.register_anonymous(lambda x, y: x if x < y else y, name="lesser")
+        >>> lesser.to_graphblas()
+        binary.lesser
+        >>> monoid.register_anonymous(lesser, 2**63 - 1).to_graphblas()["INT64"].identity
+        9223372036854775807
+        """
+        from ._graphblas import to_graphblas
+
+        return to_graphblas(self)
 
     def __repr__(self):
         suffix = f"[{self.type.name}]" if self.type is not None else ""

@@ -20,6 +20,7 @@ import numpy as np
 
 from . import _numeric, _registry
 from ._base import BinaryOp
+from ._udf import UserFunction
 from .dtypes import BOOL, INT64
 from .numpy_ops import binary_namespace as numpy  # binary.numpy.mod, ...: numpy's names
 
@@ -118,8 +119,10 @@ def register_new(name, func, *, result=None, index_aware=False):
     ----------
     name : str
         A Python identifier not already used in this module.
-    func : callable(x, y) -> array, or callable(x, y, ia, ja, ib, jb) -> array
-        Vectorized over whole arrays; the second form when ``index_aware`` (see ``BinaryOp``).
+    func : callable(x, y), or callable(x, y, ia, ja, ib, jb) when ``index_aware``
+        Of scalars, as python-graphblas takes it (``lambda x, y: x if x < y else y``, compiled
+        by numba), or vectorized over whole arrays, called as it is (``semirings/_udf.py``);
+        ``ia, ja, ib, jb`` are the operands' global positions (see ``BinaryOp``).
     result : DataType or callable(DataType) -> DataType, optional
         Output type; by default what ``func`` returns (INT64 when ``index_aware``).
     index_aware : bool
@@ -134,8 +137,11 @@ def register_new(name, func, *, result=None, index_aware=False):
     >>> absdiff = binary.register_new("absdiff", lambda x, y: np.abs(x - y))
     >>> binary.from_string("absdiff") is absdiff
     True
+    >>> lesser = binary.register_new("lesser", lambda x, y: x if x < y else y)
+    >>> lesser.evaluate(np.array([3, 1]), np.array([2, 7]))
+    array([2, 1])
     """
-    op = BinaryOp(name, func, result=result, index_aware=index_aware)
+    op = BinaryOp(name, UserFunction(func, name), result=result, index_aware=index_aware)
     return _registry.register(globals(), op)
 
 
@@ -145,7 +151,7 @@ def register_anonymous(func, name=None, *, result=None, index_aware=False):
     An anonymous op cannot be found by name, so it does not survive pickling.
     """
     name = _registry.anonymous_name(func, name)
-    return BinaryOp(name, func, result=result, index_aware=index_aware)
+    return BinaryOp(name, UserFunction(func, name), result=result, index_aware=index_aware)
 
 
 def from_string(string):

@@ -15,6 +15,7 @@ import numpy as np
 
 from . import _registry
 from ._base import IndexUnaryOp
+from ._udf import UserFunction, index_unary_arguments
 from .dtypes import BOOL, FP64, INT64, UINT64
 from .random import RandomOp, hash64, uniform
 
@@ -77,8 +78,11 @@ def register_new(name, func, *, result=None):
     ----------
     name : str
         A Python identifier not already used in this module.
-    func : callable(x, row, col, thunk) -> array
-        Vectorized: ``x``, ``row`` and ``col`` are arrays, ``thunk`` a scalar.
+    func : callable(x, row, col, thunk)
+        Of scalars, as python-graphblas takes it (``lambda x, row, col, thunk: x if row < thunk
+        else 0``, compiled by numba; ``row`` and ``col`` are UINT64 there, the thunk of the
+        values' type), or vectorized: ``x``, ``row`` and ``col`` (INT64) arrays, ``thunk`` a
+        scalar, called as it is (``semirings/_udf.py``).
     result : DataType or callable(DataType) -> DataType, optional
         Output type; by default what ``func`` returns.
 
@@ -92,12 +96,14 @@ def register_new(name, func, *, result=None):
     >>> indexunary.register_new("row_mod", lambda x, row, col, thunk: row % thunk)
     indexunary.row_mod
     """
-    return _registry.register(globals(), IndexUnaryOp(name, func, result=result))
+    op = IndexUnaryOp(name, UserFunction(func, name, index_unary_arguments), result=result)
+    return _registry.register(globals(), op)
 
 
 def register_anonymous(func, name=None, *, result=None):
     """Create an index-unary op without adding it to this module (see ``register_new``)."""
-    return IndexUnaryOp(_registry.anonymous_name(func, name), func, result=result)
+    name = _registry.anonymous_name(func, name)
+    return IndexUnaryOp(name, UserFunction(func, name, index_unary_arguments), result=result)
 
 
 def from_string(string):

@@ -16,6 +16,7 @@ describes (``select.valuegt(A, 0)``, ``select.rowle(A, 5)``, ``select.colle(A, 1
 
 from . import _registry, indexunary
 from ._base import IndexUnaryOp
+from ._udf import UserFunction, index_unary_arguments
 
 __all__ = [
     "colgt", "colle", "column", "diag", "from_string", "index", "indexgt", "indexle", "offdiag",
@@ -63,9 +64,11 @@ def register_new(name, func):
     ----------
     name : str
         A Python identifier not already used in this module.
-    func : callable(x, row, col, thunk) -> array of bool
-        Vectorized: ``x``, ``row`` and ``col`` are arrays, ``thunk`` a scalar; a value is kept
-        where the result is True.
+    func : callable(x, row, col, thunk) -> bool
+        Of scalars, as python-graphblas takes it (compiled by numba; ``row`` and ``col`` UINT64,
+        the thunk of the values' type), or vectorized: ``x``, ``row`` and ``col`` (INT64)
+        arrays, ``thunk`` a scalar (``semirings/_udf.py``); a value is kept where the result is
+        True.
 
     Returns
     -------
@@ -78,12 +81,14 @@ def register_new(name, func):
     >>> select.register_new("upper_left", lambda x, row, col, thunk: row + col <= thunk)
     select.upper_left
     """
-    return _registry.register(globals(), IndexUnaryOp(name, func, select=True))
+    op = IndexUnaryOp(name, UserFunction(func, name, index_unary_arguments), select=True)
+    return _registry.register(globals(), op)
 
 
 def register_anonymous(func, name=None):
     """Create a select op without adding it to this module (see ``register_new``)."""
-    return IndexUnaryOp(_registry.anonymous_name(func, name), func, select=True)
+    name = _registry.anonymous_name(func, name)
+    return IndexUnaryOp(name, UserFunction(func, name, index_unary_arguments), select=True)
 
 
 def from_string(string):

@@ -13,6 +13,7 @@ import numpy as np
 
 from . import _numeric, _registry
 from ._base import UnaryOp
+from ._udf import UserFunction
 from .numpy_ops import unary_namespace as numpy  # unary.numpy.square, ...: numpy's names
 
 __all__ = [
@@ -100,8 +101,10 @@ def register_new(name, func, *, result=None):
     ----------
     name : str
         A Python identifier not already used in this module.
-    func : callable(array) -> array
-        Vectorized: it gets all values at once.
+    func : callable(x)
+        Of a scalar, as python-graphblas takes it (``lambda x: x if x > 0 else 0``, compiled by
+        numba), or vectorized over all values at once, called as it is
+        (``semirings/_udf.py``).
     result : DataType or callable(DataType) -> DataType, optional
         Output type; by default whatever ``func`` returns.
 
@@ -116,7 +119,8 @@ def register_new(name, func, *, result=None):
     >>> unary.plus_one is plus_one
     True
     """
-    return _registry.register(globals(), UnaryOp(name, func, result=result))
+    op = UnaryOp(name, UserFunction(func, name), result=result)
+    return _registry.register(globals(), op)
 
 
 def register_anonymous(func, name=None, *, result=None):
@@ -124,7 +128,8 @@ def register_anonymous(func, name=None, *, result=None):
 
     An anonymous op cannot be found by name, so it does not survive pickling.
     """
-    return UnaryOp(_registry.anonymous_name(func, name), func, result=result)
+    name = _registry.anonymous_name(func, name)
+    return UnaryOp(name, UserFunction(func, name), result=result)
 
 
 def from_string(string):
