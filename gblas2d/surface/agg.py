@@ -40,10 +40,12 @@ import warnings
 
 import numpy as np
 
+from ..distributed.exchange import fold_segment
 from ..exceptions import DomainMismatch
+from ..local.piece import Piece
 from ..semirings import binary, indexunary, monoid, resolve, select, unary
 from ..semirings.dtypes import BOOL, FP64, INT32, INT64, lookup_dtype
-from .expr import VectorExpression
+from .expr import ScalarExpression, VectorExpression
 from .inputs import type_name
 
 __all__ = ["Aggregator", "L0norm", "L1norm", "L2norm", "Linfnorm", "all", "any", "any_value",
@@ -219,6 +221,29 @@ def _then(op):
     return lambda result: result.apply(op)
 
 
+def _count_entries(obj, method, allow_empty):
+    """agg.count: a Vector's or a Matrix's nvals (replicated, nothing computed), or each row's
+    or column's entries, a difference of the block's pointers folded along the grid row or
+    column: O(rows of the block) where a fold of ones would cost O(entries)."""
+    if method in _TO_SCALAR:
+        return _fold(monoid.plus, _ones)(obj, method, allow_empty) if obj.nvals == 0 else \
+            ScalarExpression(method, (obj, count), INT64, lambda: obj.nvals, obj.grid)
+    axis = "row" if method == "reduce_rowwise" else "col"
+    n = obj.nrows if axis == "row" else obj.ncols
+
+    def compute(mask, opts):
+        ids, ptr = obj.block.pointers("rows" if axis == "row" else "cols")
+        counts = np.diff(ptr)
+        held = counts > 0
+        idx = np.flatnonzero(held) if ids is None else ids[held]
+        idx, vals, _ = fold_segment(obj.grid, n, idx, counts[held], monoid.plus,
+                                    INT64.np_type, axis)
+        lo, hi = obj.grid.piece(n)
+        return Piece.from_entries(hi - lo, idx, vals, INT64.np_type)
+
+    return VectorExpression(method, (obj, count), INT64, n, compute, obj.grid)
+
+
 sum = Aggregator("sum", _fold(monoid.plus), accepts=_numeric, monoid_only=True)
 prod = Aggregator("prod", _fold(monoid.times), monoid_only=True)
 min = Aggregator("min", _fold(monoid.min), monoid_only=True)
@@ -228,7 +253,7 @@ all = Aggregator("all", _fold(monoid.land, _cast(BOOL)), monoid_only=True)
 any_value = Aggregator("any_value", _fold(monoid.any), monoid_only=True)
 bitwise_all = Aggregator("bitwise_all", _fold(monoid.band), accepts=_unsigned, monoid_only=True)
 bitwise_any = Aggregator("bitwise_any", _fold(monoid.bor), accepts=_unsigned, monoid_only=True)
-count = Aggregator("count", _fold(monoid.plus, _ones))
+count = Aggregator("count", _count_entries)
 count_nonzero = Aggregator("count_nonzero", _fold(monoid.plus, _same_type(binary.ne, 0)),
                            accepts=_numeric)
 count_zero = Aggregator("count_zero", _fold(monoid.plus, _same_type(binary.eq, 0)),
