@@ -7,9 +7,9 @@ import os
 import pstats
 import resource
 import sys
-import time
 
-import numpy as np
+# The timing helpers live in the package, where a user's script reaches them too
+from gblas2d.timing import idle_wait, slowest, time_collective, time_local  # noqa: F401
 
 
 def resident():
@@ -32,49 +32,6 @@ def outside_mpi_env():
 def peak_rss_mib():
     """This process's peak resident set size (Linux reports KiB)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
-
-
-def slowest(comm, seconds):
-    """Collective. The largest value of ``seconds`` over the ranks."""
-    return float(comm.allreduce(np.array([seconds], dtype=np.float64), "max")[0])
-
-
-def idle_wait(comm):
-    """Collective. A barrier that sleeps instead of spinning, so a waiting rank frees its core."""
-    if comm.size == 1:
-        return
-    request = comm.mpi.Ibarrier()
-    while not request.Test():
-        time.sleep(0.005)
-
-
-def time_collective(comm, run, repeat):
-    """Collective. ``repeat`` calls of ``run``, each started after a barrier. Returns three
-    lists, one entry per call: wall seconds of the slowest rank, CPU seconds of the busiest
-    rank, CPU seconds summed over the ranks."""
-    times, cpu_max, cpu_sum = [], [], []
-    for _ in range(repeat):
-        comm.barrier()
-        start, cpu = time.perf_counter(), time.process_time()
-        run()
-        cpu = time.process_time() - cpu
-        times.append(slowest(comm, time.perf_counter() - start))
-        cpu_max.append(slowest(comm, cpu))
-        cpu_sum.append(float(comm.allreduce(np.array([cpu]), "sum")[0]))
-    return times, cpu_max, cpu_sum
-
-
-def time_local(run, repeat):
-    """One process: a warm-up call, then ``repeat`` timed calls. Returns the best wall seconds,
-    every call's wall seconds, the best CPU seconds (all threads) and the warm-up's result."""
-    result = run()
-    times, cpus = [], []
-    for _ in range(repeat):
-        start, cpu = time.perf_counter(), time.process_time()
-        run()
-        cpus.append(time.process_time() - cpu)
-        times.append(time.perf_counter() - start)
-    return min(times), times, min(cpus), result
 
 
 def profile_one(comm, run, sort="cumulative", top=25):

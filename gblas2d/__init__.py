@@ -14,8 +14,20 @@ import sys
 
 # binary, dtypes, indexunary, monoid, op, select, semiring and unary are the op and type
 # namespaces at python-graphblas's paths (gblas2d/binary.py, ...); each reads its names from
-# gblas2d.semirings, where the ops are defined.
-from . import binary, dtypes, exceptions, indexunary, io, monoid, op, select, semiring, unary
+# gblas2d.semirings, where the ops are defined. timing: engines timed fairly.
+from . import (
+    binary,
+    dtypes,
+    exceptions,
+    indexunary,
+    io,
+    monoid,
+    op,
+    select,
+    semiring,
+    timing,
+    unary,
+)
 from .distributed.comm import recording, set_debug, stats
 from .distributed.grid import Grid, default_grid, set_default_grid
 from .distributed.products import trace
@@ -45,5 +57,5 @@ __all__ = [
     "Vector", "VectorExpression", "agg", "backends", "binary", "config", "core", "default_grid",
     "dtypes", "exceptions", "generators", "indexunary", "io", "iteration", "monoid", "op",
     "recording", "replace", "select", "semiring", "set_debug", "set_default_grid", "stats",
-    "trace", "trace_all", "unary",
+    "timing", "trace", "trace_all", "unary",
 ]

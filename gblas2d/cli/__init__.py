@@ -18,6 +18,7 @@ output is dropped, the run ends in step with the other ranks, and the exit code 
 """
 
 import argparse
+import ast
 import importlib.metadata
 import os
 import signal
@@ -77,6 +78,20 @@ def _grid_shape(text):
     except ValueError:
         raise argparse.ArgumentTypeError(f"must look like 2x3, got {text!r}") from None
     return r, c
+
+
+def _param(text):
+    """An argparse type: NAME=VALUE, the value read as a Python literal (4, 0.5, [1, 2], True,
+    'text'), else kept as the text (--param method=fast)."""
+    name, equals, value = text.partition("=")
+    name = name.strip()
+    if not equals or not name.isidentifier():
+        raise argparse.ArgumentTypeError(f"must look like NAME=VALUE with NAME a Python "
+                                         f"identifier, got {text!r}")
+    try:
+        return name, ast.literal_eval(value.strip())
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return name, value
 
 
 def _grid_list(text):
@@ -185,6 +200,15 @@ def _parser():
     run.add_argument("--delta", type=float, default=None,
                      help="sssp --method delta_stepping: the bucket width (default: the mean "
                           "edge weight)")
+    run.add_argument("--param", type=_param, action="append", default=None,
+                     metavar="NAME=VALUE",
+                     help="FILE.py:FUNCTION only: pass NAME=VALUE to FUNCTION by keyword, "
+                          "VALUE read as a Python literal (4, 0.5, [1, 2], True, 'x'), else "
+                          "as text; repeat it for each parameter")
+    run.add_argument("--weights", choices=("one", "uniform"), default=None,
+                     help="the edge weights of a generated graph: one, or uniform (random in "
+                          "[0, 1), drawn from --seed, the same at any rank count); default "
+                          "uniform for sssp and --probability weight, else one")
     run.add_argument("--output", default=None, metavar="PATH",
                      help="write the result, by the extension: .csv (a vertex,VALUE header), "
                           ".json ({\"vertex\": [...], VALUE: [...]}), .mtx (Matrix Market, an "

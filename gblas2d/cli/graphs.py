@@ -31,6 +31,13 @@ def _ints(spec, parts, names):
     return values
 
 
+def is_generated(spec):
+    """Whether ``spec`` names a generator (``kron:10``), not a file."""
+    kind, _, rest = spec.partition(":")
+    return kind in ("kron", "er", "grid") and bool(rest) and \
+        not spec.lower().endswith(graphalytics.SUFFIXES)
+
+
 def load_graph(spec, *, seed=0, weighted=False, undirected=False):
     """Collective. ``(A, ids)``: the Matrix named by ``spec``, and for a Graphalytics graph,
     or an edge list whose ids are labels (``read_edgelist``'s ``relabel="auto"``), the Vector

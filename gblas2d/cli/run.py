@@ -29,6 +29,7 @@ from .. import trace, trace_all
 from ..exceptions import InvalidValue
 from . import version
 from .algorithms import ALGORITHMS, check_options, needs_weights, reads
+from .graphs import is_generated
 from .output import check_output, check_paths, result_format, write_result, write_summary
 from .progress import Progress
 from .user import user_spec
@@ -108,6 +109,9 @@ def run(args, grid, out, load, show_progress, stdout):
     ``load`` reads a graph, ``stdout`` is the Stream that ``-`` names."""
     name = args.algorithm
     if name in ALGORITHMS:
+        if args.param:
+            raise InvalidValue(f"--param passes parameters to a function of your own "
+                               f"(FILE.py:FUNCTION); {name} takes the options of --help")
         spec = ALGORITHMS[name]
         check_options(name, args)
     else:
@@ -121,7 +125,10 @@ def run(args, grid, out, load, show_progress, stdout):
     for path, option in ((args.output, "--output"), (args.json, "--json"), (args.plot, "--plot")):
         if path is not None:
             check_output(path, grid, option)
-    weighted = needs_weights(spec, args)
+    if args.weights is not None and not is_generated(args.graph):
+        raise InvalidValue(f"--weights gives a generated graph its weights; {args.graph} has "
+                           "its own")
+    weighted = needs_weights(spec, args) if args.weights is None else args.weights == "uniform"
     start = time.perf_counter()
     A, ids = load(args.graph, weighted=weighted)
     seconds = {"load": slowest(grid, time.perf_counter() - start), "run": None, "check": None}
@@ -198,6 +205,10 @@ def run(args, grid, out, load, show_progress, stdout):
         if spec.source:
             options["source"] = None if source is None else names([source])[0]
         options.update(seed=args.seed, relabel=args.relabel, undirected=args.undirected)
+        if args.weights is not None:
+            options["weights"] = args.weights
+        if args.param:
+            options["params"] = dict(args.param)
         summary = {
             "command": ["gblas2d", *args.argv], "version": version(),
             "graph": {"spec": args.graph, "n": A.nrows, "nvals": A.nvals},

@@ -6,7 +6,8 @@ algorithm").
   ``sys.path`` as for a script. FUNCTION is called on every rank, a collective call, as
   ``FUNCTION(A, **options)``: ``A`` is the graph's Matrix; each algorithm option given on the
   command line comes by keyword under its Python name (``--source`` as a vertex index,
-  ``--max-iter`` as ``max_iter``), and ``seed`` (``--seed``) when FUNCTION has that parameter.
+  ``--max-iter`` as ``max_iter``), each ``--param NAME=VALUE`` as ``NAME=VALUE`` (a Python
+  literal, else the text), and ``seed`` (``--seed``) when FUNCTION has that parameter.
 - It returns a gblas2d Vector of size n, one value per vertex, which ``--output`` writes as a
   built-in's result; a Matrix, which ``--output`` writes to .mtx or .npz; or a number (a
   gblas2d Scalar included), which the summary line and ``--json`` hold and ``--output`` refuses.
@@ -59,10 +60,12 @@ def user_spec(target, args, grid):
              if getattr(args, option) is not None}
     if "probability" in given:
         args.probability = given["probability"] = parse_probability(args.probability)
-    takes_seed = _check_signature(function, target, given)
+    params = _params(args.param or [], given)
+    takes_seed = _check_signature(function, target, given, params)
 
     def call(A, source, args):
         keywords = {option: value for option, value in given.items() if option != "source"}
+        keywords.update(params)
         if source is not None:
             keywords["source"] = source
         if takes_seed:
@@ -111,9 +114,23 @@ def _function(path, name, grid):
     return function
 
 
-def _check_signature(function, target, given):
-    """Whether FUNCTION takes ``seed``, once the options given are found to fit its
-    signature."""
+def _params(pairs, given):
+    """``--param NAME=VALUE`` pairs as a dict, once each name is found to be given once and by
+    no option as well."""
+    params = {}
+    for name, value in pairs:
+        if name in params:
+            raise UserCodeError(f"--param {name} is given twice")
+        if name in given or name == "seed":
+            also = "--seed" if name == "seed" else flag(name)
+            raise UserCodeError(f"--param {name} and {also} both give {name}")
+        params[name] = value
+    return params
+
+
+def _check_signature(function, target, given, params):
+    """Whether FUNCTION takes ``seed``, once the options given and the ``--param`` values are
+    found to fit its signature."""
     try:
         signature = inspect.signature(function)
     except (TypeError, ValueError):
@@ -123,12 +140,14 @@ def _check_signature(function, target, given):
     by_keyword = {name for name, p in parameters.items()
                   if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
     any_keyword = any(p.kind is p.VAR_KEYWORD for p in parameters.values())
-    for option in given:
+    named = {**{option: flag(option) for option in given},
+             **{name: f"--param {name}" for name in params}}
+    for option, shown in named.items():
         if option not in by_keyword and not any_keyword:
-            raise UserCodeError(f"{flag(option)} does not apply to {target} (it has no "
-                                f"parameter {option})")
+            raise UserCodeError(f"{shown} does not apply to {target} (it has no parameter "
+                                f"{option})")
     takes_seed = "seed" in by_keyword
-    keywords = dict(given, **({"seed": 1} if takes_seed else {}))
+    keywords = dict(given, **params, **({"seed": 1} if takes_seed else {}))
     try:
         signature.bind(None, **keywords)
     except TypeError as exc:
