@@ -25,7 +25,7 @@ from ..exceptions import DimensionMismatch, NotImplementedException
 from ..local import backends, device
 from ..local.block import Block, BlockMask, row_pointers
 from ..local.device import array_module
-from ..local.keys import locate, merge_disjoint, reduce_scattered, sorted_isin
+from ..local.keys import keys_fit, locate, merge_disjoint, reduce_scattered, sorted_isin
 from ..local.piece import Piece, PieceMask
 from ..semirings import monoid
 from . import exchange as ex
@@ -404,7 +404,7 @@ class EdgeSums:
         if not _summed:
             return None
         local = {}
-        before = v._edges.local if v._edges is not None else {}
+        before = v.edges.local if v.edges is not None else {}
         for degrees in _summed:
             if degrees.n != v.size:
                 continue
@@ -453,14 +453,14 @@ def _hinted_work(A, x, mask, orient):
     if mask.complement and mask.parent.nvals > 8 * push:
         # as ``_pull_work`` rules: a pull would pass over the many masked-out outputs
         return push, A.nvals
-    seen = _edge_total(mask.parent, A, orient)
+    seen = _edge_total(mask.parent.dist, A, orient)
     if seen is None:
         return None
     return push, A.nvals - seen if mask.complement else seen
 
 
 def _edge_total(v, A, orient):
-    edges = getattr(v, "_edges", None)
+    edges = v.edges
     degrees = A.block.derived.get(_degree_key(A, orient))
     if edges is None or edges.total is None or degrees is None:
         return None
@@ -471,7 +471,7 @@ def _mxm(A, B, semiring, out_type, mask, opts):
     """Collective. This rank's block of ``C = A (+).(x) B`` (``MatMat``): a Block, or (keys,
     values).
 
-    Two schemes, the same on every rank (``scheme=`` forces one):
+    Three schemes, the same on every rank (``scheme=`` forces one):
 
     * ``gather``, for a tall and skinny B (a batch of frontiers, a diagonal): B's rows that meet
       A's column block j are gathered at every rank of grid column j, O(nnz(B) / C) per rank;
@@ -487,6 +487,11 @@ def _mxm(A, B, semiring, out_type, mask, opts):
       adds it to what the earlier stages made. Nothing is folded, a rank holds one stage's
       pieces at a time (O(nnz / P^2) each), and the volume is O(nnz(A) / R + nnz(B) / C) per
       rank, as in CombBLAS.
+    * ``gather_left``, the mirror of ``gather`` for a short and wide A (k frontiers times a
+      graph, F A): A's entries whose columns meet B's row block i are gathered at every rank
+      of grid row i, O(nnz(A) / R) per rank; each rank multiplies them by its block of B; the
+      partial products of column block j are folded along ``col_comm`` to their owners. B
+      never moves. The owners' write applies a mask.
     """
     grid = A.grid
     start = time.perf_counter()
@@ -496,8 +501,14 @@ def _mxm(A, B, semiring, out_type, mask, opts):
         raise NotImplementedException(
             f"scheme='summa' does not take a positional semiring ({semiring.name}): its local "
             "products see the stage's pieces, not global indices; use scheme='gather'")
+    if semiring.binaryop.index_aware and scheme == "gather_left":
+        raise NotImplementedException(
+            f"scheme='gather_left' does not take a positional semiring ({semiring.name}); use "
+            "scheme='gather'")
     if scheme == "summa":
         result, direction = _summa(grid, A, B, semiring, out_type, mask), None
+    elif scheme == "gather_left":
+        result, direction = _gather_left(grid, A, B, semiring, out_type), None
     else:
         result, direction = _gather_rows(grid, A, B, semiring, out_type, mask, opts)
     if _tracers:
@@ -519,7 +530,17 @@ def _mxm_scheme(grid, A, B, semiring):
     if grid.nprocs == 1 or semiring.binaryop.index_aware:
         return "gather"
     square = B.nvals * grid.nrows >= A.nvals and B.nvals > max(B.nrows, B.ncols)
-    return "summa" if square else "gather"
+    chosen = "summa" if square else "gather"
+    # Entries a rank receives: summa a share of A and of B, gather B's rows over its column
+    # block and the partial products it folds, gather_left A's columns over its row block and
+    # the partial products it folds (nnz(A) times B's mean row degree, over the ranks). The
+    # gather_left only where it moves fewer, and where its keys fit (see ``_gather_left``).
+    partial = A.nvals * (B.nvals / max(B.nrows, 1)) / grid.nprocs
+    moved = {"summa": A.nvals / grid.nrows + B.nvals / grid.ncols,
+             "gather": B.nvals / grid.ncols + partial}
+    left = A.nvals / grid.nrows + partial
+    fits = keys_fit(grid.row_block(A.nrows)[1] - grid.row_block(A.nrows)[0], B.block.ncols)
+    return "gather_left" if fits and left < moved[chosen] else chosen
 
 
 def _gather_rows(grid, A, B, semiring, out_type, mask, opts):
@@ -562,6 +583,38 @@ def _gather_rows(grid, A, B, semiring, out_type, mask, opts):
         return product.with_values(vals), direction
     keys, vals = _fold_mxm(grid, A, B, semiring, product.rows, product.cols, vals)
     return (keys, vals.astype(out_type.np_type, copy=False)), direction
+
+
+def _gather_left(grid, A, B, semiring, out_type):
+    """The ``gather_left`` scheme (see ``_mxm``): this rank's block of C as sorted (keys,
+    values)."""
+    a_rows, a_cols, a_vals = A.block.global_coo(A.row_offset, A.col_offset)
+    # An entry of A goes to the owner of the piece its column is in, which sits in the grid
+    # row whose row block of B holds that column; that grid row then shares what it got.
+    got = redist.to_owners(grid, grid.owner(A.ncols, a_cols), a_rows, a_cols, a_vals)
+    a_rows, a_cols, a_vals = (np.concatenate(grid.row_comm.allgatherv(a)) for a in got)
+    inner = a_cols - B.row_offset
+    order = np.lexsort((inner, a_rows))
+    panel = Block.from_coo(A.nrows, B.block.nrows, a_rows[order], inner[order],
+                           a_vals[order])
+    b = B.block
+    product = backends.run(
+        "spgemm", panel, (*b.csr, b.ncols), semiring, A.dtype, B.dtype, a_row_offset=0,
+        inner_offset=B.row_offset, mask=None)
+    # The partial products of column block j, each to the rank of grid column j whose row
+    # block holds its row, as a key of that rank's block of C, merged there with the monoid.
+    rows, cols = product.rows, product.cols
+    vals = product.values.astype(out_type.np_type, copy=False)
+    starts = grid.row_block_starts(A.nrows)
+    members = np.searchsorted(starts, rows, side="right") - 1
+    keys = (rows - starts[members]) * b.ncols + cols
+    order = np.argsort(members, kind="stable")
+    counts = np.bincount(members, minlength=grid.nrows)
+    keys, _ = grid.col_comm.exchange(keys[order], counts)
+    vals, _ = grid.col_comm.exchange(vals[order], counts)
+    row_lo, row_hi = grid.row_block(A.nrows)
+    keys, vals = reduce_scattered(keys, vals, semiring.monoid, (row_hi - row_lo) * b.ncols)
+    return keys, vals.astype(out_type.np_type, copy=False)
 
 
 def _mask_row_panel(grid, mask, ncols):

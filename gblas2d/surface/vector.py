@@ -12,11 +12,11 @@ import numpy as np
 
 from ..distributed import redistribute as redist
 from ..distributed.grid import collective, default_grid
-from ..distributed.products import EdgeSums
+from ..distributed.vector import DistVector, ewise_piece, write_piece
 from ..exceptions import IndexOutOfBound, InvalidValue
 from ..local import backends
 from ..local.device import array_module
-from ..local.piece import Piece, PieceMask, Write, place_of
+from ..local.piece import Piece, PieceMask, place_of
 from ..semirings import binary, monoid, semiring
 from ..semirings import select as builtin_select
 from ..semirings.dtypes import FP64, lookup_dtype
@@ -55,16 +55,6 @@ __all__ = ["Vector"]
 _names = iter(range(10**12))
 
 
-def _write_piece(c, t, mask, accum, replace, *, t_masked=False):
-    """GraphBLAS's write on this rank's pieces, by the backend's piece kernel."""
-    return backends.piece_kernel("write_piece")(c, t, mask, accum, replace, t_masked=t_masked)
-
-
-def _ewise_piece(a, b, binop, kind, in_types, out_type, defaults=(None, None)):
-    """An element-wise op of two pieces, by the backend's piece kernel."""
-    return backends.piece_kernel("ewise_piece")(a, b, binop, kind, in_types, out_type, defaults)
-
-
 class Vector(Container):
     """A distributed sparse vector.
 
@@ -89,48 +79,50 @@ class Vector(Container):
         if not 0 <= size <= INDEX_LIMIT:
             raise InvalidValue(f"Vector size must be in [0, 2**60], got {size}")
         self.grid.comm.check_replicated("Vector", str(self.dtype), size)
-        self._size = size
-        self._lo, hi = self.grid.piece(size)
-        self._piece = Piece.empty(hi - self._lo, self.dtype.np_type)
-        self._nvals = 0
-        self._edges = None
+        # everything distributed about it: the piece, where it starts, nvals, the write
+        self._d = DistVector(self.grid, size, self.dtype)
         self.name = name or f"v_{next(_names)}"
 
     # ---- metadata (replicated, no communication) ----
     @property
     def size(self):
-        return self._size
+        return self._d.size
 
     @property
     def shape(self):
-        return (self._size,)
+        return (self._d.size,)
 
     @property
     def nvals(self):
-        return self._nvals
+        return self._d.nvals
 
     # ---- this rank's part: what the products, the exchange and the masks read ----
     @property
     def piece(self):
         """This rank's ``Piece`` (sparse or bitmap) where it is: in host memory, or on the
         device whose kernel made it (``Piece.xp``); read it, do not change it."""
-        return self._piece
+        return self._d.piece
 
     def host_piece(self):
         """This rank's piece in host memory, for what reads it with numpy or sends it: the
         piece, or the copy up of one a device kernel left there (``Piece.on_host``)."""
-        return self._piece.on_host()
+        return self._d.host_piece()
 
     @property
     def offset(self):
         """Global index of this rank's first position."""
-        return self._lo
+        return self._d.offset
+
+    @property
+    def dist(self):
+        """The 2D layer's vector behind this one (``distributed.vector.DistVector``)."""
+        return self._d
 
     def local_piece(self):
         """(first global index, sorted local positions, values) of this rank's entries.
 
         O(local nvals); no copy while the piece is sparse."""
-        return (self._lo, *self.host_piece().entries())
+        return (self._d.offset, *self.host_piece().entries())
 
     # ---- construction ----
     @classmethod
@@ -183,37 +175,13 @@ class Vector(Container):
             owners = grid.owner(size, indices)
             indices, values = redist.to_owners(grid, owners, indices, values)
         else:
-            keep = (indices >= out._lo) & (indices < out._lo + out._piece.size)
+            lo = out.offset
+            keep = (indices >= lo) & (indices < lo + out._d.local_size)
             indices, values = indices[keep], values[keep]
-        out._set_from_entries(indices - out._lo, values, dup_op)
+        dup = None if dup_op is None else as_op(dup_op, "binary")
+        out._d.fill(indices - out.offset, values,
+                    None if dup is None else dup.monoid or FirstOnlyMonoid(dup))
         return out
-
-    def _set_from_entries(self, local_idx, values, dup_op):
-        """Collective. Fill the piece from local entries, combining duplicates."""
-        order = np.argsort(local_idx, kind="stable")
-        local_idx, values = local_idx[order], values[order]
-        dups = np.r_[False, local_idx[1:] == local_idx[:-1]]
-        if dups.any():
-            if dup_op is None:
-                raise InvalidValue("Duplicate indices found; give dup_op to combine them")
-            dup = as_op(dup_op, "binary")
-            mon = dup.monoid or FirstOnlyMonoid(dup)
-            local_idx, values = redist.reduce_duplicates(local_idx, values, mon)
-        piece = Piece.from_entries(self._piece.size, local_idx, values, self.dtype.np_type)
-        self._commit(Write(piece.nvals, piece=piece))
-
-    def _commit(self, change, *, resized=False):
-        """Collective. Apply a ``Write`` once every rank has computed its own. A rank that
-        failed makes that step with its flag (comm layer's drain), so every rank raises and
-        the vector is left unchanged. The step is final (``Matrix._install``). It also
-        agrees the degree sums of the new entries (``EdgeSums``: a product's next push/pull
-        choice, read without a step of its own)."""
-        edges = None if resized else EdgeSums.of_write(self, change)
-        lanes = [change.nvals] if edges is None else [change.nvals, *edges.lanes()]
-        total = self.grid.comm.step(lanes, final=True)
-        self._piece = change.install()
-        self._nvals = int(total[0])
-        self._edges = None if edges is None else edges.agreed(total[1:])
 
     @classmethod
     @collective
@@ -293,16 +261,14 @@ class Vector(Container):
     @collective
     def dup(self, dtype=None, *, clear=False, mask=None, name=None):
         """Collective. A copy (optionally cast, emptied, or masked)."""
-        out = Vector(dtype or self.dtype, self._size, name=name, grid=self.grid)
+        out = Vector(dtype or self.dtype, self._d.size, name=name, grid=self.grid)
         if not clear:
             out(mask=mask) << self
         return out
 
     def clear(self):
         """Remove every entry (local; nvals becomes 0 on every rank)."""
-        self._piece = Piece.empty(self._piece.size, self.dtype.np_type)
-        self._nvals = 0
-        self._edges = None
+        self._d.clear()
 
     def diag(self, k=0, dtype=None, *, name=None):
         """The square Matrix with this Vector on its ``k``-th diagonal (python-graphblas's
@@ -314,8 +280,8 @@ class Vector(Container):
         """
         k = int(k)
         idx, vals = self.host_piece().entries()
-        rows = idx + self._lo + max(-k, 0)
-        n = self._size + abs(k)
+        rows = idx + self._d.offset + max(-k, 0)
+        n = self._d.size + abs(k)
         # The Matrix class, known here as the class of matrix results (no import cycle).
         matrix_class = MatrixExpression.output_class
         return matrix_class.from_coo(rows, rows + k, vals,
@@ -328,7 +294,7 @@ class Vector(Container):
         """Collective. (indices as uint64, values) of every entry, the same on every rank."""
         idx, vals = self.host_piece().entries()
         vals = vals.astype((lookup_dtype(dtype) if dtype else self.dtype).np_type)
-        all_idx = np.concatenate(self.grid.comm.allgatherv(idx + self._lo)).astype(np.uint64)
+        all_idx = np.concatenate(self.grid.comm.allgatherv(idx + self._d.offset)).astype(np.uint64)
         all_vals = np.concatenate(self.grid.comm.allgatherv(vals)) if values else None
         return (all_idx if indices else None), all_vals
 
@@ -336,8 +302,8 @@ class Vector(Container):
     def to_dense(self, fill_value=None, dtype=None):
         """Collective. A full numpy array; missing entries are ``fill_value`` (required if any),
         whose type joins the Vector's unless ``dtype`` is given."""
-        fill, np_type = dense_fill(fill_value, dtype, self.dtype, self._nvals == self._size)
-        local = np.full(self._piece.size, 0 if fill is None else fill, dtype=np_type)
+        fill, np_type = dense_fill(fill_value, dtype, self.dtype, self._d.nvals == self._d.size)
+        local = np.full(self._d.local_size, 0 if fill is None else fill, dtype=np_type)
         idx, vals = self.host_piece().entries()
         local[idx] = vals
         return np.concatenate(self.grid.comm.allgatherv(local))
@@ -350,25 +316,25 @@ class Vector(Container):
         return self.host_piece()
 
     def _device_part(self):
-        return None if self._piece.xp is np else self._piece
+        return None if self._d.piece.xp is np else self._d.piece
 
     def _local_values(self):
         return self.host_piece().entries()[1]
 
     def _entry_positions(self):
         idx = self.host_piece().entries()[0]
-        return idx + self._lo, np.zeros_like(idx)
+        return idx + self._d.offset, np.zeros_like(idx)
 
     def _lazy(self, method, args, dtype, compute, *, symmetric=False, rebind=None):
         # a Vector has no symmetry to keep
-        return VectorExpression(method, args, dtype, self._size, compute, self.grid,
+        return VectorExpression(method, args, dtype, self._d.size, compute, self.grid,
                                 rebind=rebind)
 
     # ---- assignment ----
     def _check_mask(self, mask):
         if not isinstance(mask.parent, Vector):
             raise TypeError(f"Mask object must be type Vector, got {type(mask.parent).__name__}")
-        check_size("mask", mask.parent.size, self._size, "Mask.size", "Vector.size")
+        check_size("mask", mask.parent.size, self._d.size, "Mask.size", "Vector.size")
 
     def _result_of(self, other, mask, accum, replace):
         """The expression whose result ``self(mask, accum, replace) << other`` writes, its
@@ -380,31 +346,27 @@ class Vector(Container):
         if not isinstance(other, VectorExpression):
             self._assign(slice(None), other, mask, accum, replace)
             return None
-        check_size("assignment", other.size, self._size, "input size", "output Vector.size")
+        check_size("assignment", other.size, self._d.size, "input size", "output Vector.size")
         return other
 
     def _write(self, result, t, mask, accum, replace):
         """Collective. ``C<M, replace> = accum(C, T)`` with this rank's piece ``t`` of the
         result, then the agreed nvals."""
-        change = _write_piece(self._piece, t, None if mask is None else mask.local(), accum,
-                              replace, t_masked=result.masks_result)
-        if result.borrows and change.piece is not None and change.piece.shares_memory(t):
-            # The new piece holds the source Vector's arrays (``C = T``): its own copy.
-            change.piece = change.piece.copy()
-        self._commit(change)
+        self._d.write(t, None if mask is None else mask.local(), accum, replace,
+                      t_masked=result.masks_result, borrowed=result.borrows)
 
     def _select_values(self, op, thunk):
         if getattr(builtin_select, op.name, None) is op:
             # A builtin comparison takes any value: a bitmap is tested over whole arrays.
-            return self._piece.kept(lambda values: op.evaluate(values, None, None, thunk))
+            return self._d.piece.kept(lambda values: op.evaluate(values, None, None, thunk))
         return super()._select_values(op, thunk)
 
     def _identity_expr(self):
         # Written at once (``_result_of``): the write reads this Vector's piece as it stands,
         # and copies only what the output would keep of it (``d(q.S) << q`` patches d from q
         # with no copy of q).
-        return VectorExpression("identity", (self,), self.dtype, self._size,
-                                lambda mask, opts: self._piece, self.grid, borrows=True)
+        return VectorExpression("identity", (self,), self.dtype, self._d.size,
+                                lambda mask, opts: self._d.piece, self.grid, borrows=True)
 
     def __getitem__(self, index):
         return (VectorElement if one_position(index) else VectorExtract)(self, index)
@@ -420,15 +382,15 @@ class Vector(Container):
 
     @collective
     def __delitem__(self, index):
-        region = self._local_region(positions_of(self._size, index))
+        region = self._local_region(positions_of(self._d.size, index))
         nothing = Piece.empty(region.size, self.dtype.np_type)
-        self._commit(_write_piece(self._piece, nothing, PieceMask(region, True, False), None,
+        self._d.commit(write_piece(self._d.piece, nothing, PieceMask(region, True, False), None,
                                   False, t_masked=True))
 
     def _local_region(self, positions):
         """The positions of this rank's piece among the global ``positions``, as a Piece."""
-        n_local = self._piece.size
-        mine = positions[(positions >= self._lo) & (positions < self._lo + n_local)] - self._lo
+        lo, n_local = self._d.offset, self._d.local_size
+        mine = positions[(positions >= lo) & (positions < lo + n_local)] - lo
         idx = np.unique(mine)
         return Piece.from_entries(n_local, idx, np.ones(len(idx), dtype=bool))
 
@@ -441,42 +403,42 @@ class Vector(Container):
                             f"{type(mask.parent).__name__}: the sub-mask of w[index](mask)")
         if one_position(index):
             raise TypeError("Single element assign does not accept a submask")
-        positions = positions_of(self._size, index)
+        positions = positions_of(self._d.size, index)
         m = mask.parent
         check_size("mask", m.size, len(positions), "Mask.size", "number of indices")
         idx, vals = m.host_piece().entries()
-        dest = positions[(idx if mask.structure else idx[vals != 0]) + m._lo]
-        dest = redist.to_owners(self.grid, self.grid.owner(self._size, dest), dest)
+        dest = positions[(idx if mask.structure else idx[vals != 0]) + m.offset]
+        dest = redist.to_owners(self.grid, self.grid.owner(self._d.size, dest), dest)
         allowed = self._local_region(dest).entries()[0]
         barred = allowed if mask.complement else np.setdiff1d(
             self._local_region(positions).entries()[0], allowed, assume_unique=True)
-        n_local = self._piece.size
+        n_local = self._d.local_size
         self._assign(index, value, _Barred(Piece.from_entries(
             n_local, barred, np.ones(len(barred), dtype=bool))), accum, replace)
 
     def _assign(self, index, value, mask, accum, replace):
         """Collective. GrB_assign: self<mask>(index) = accum(self(index), value)."""
         whole = isinstance(index, slice) and index == slice(None)
-        positions = None if whole else positions_of(self._size, index)
+        positions = None if whole else positions_of(self._d.size, index)
         region = None if whole else self._local_region(positions)
-        n_local = self._piece.size
+        n_local = self._d.local_size
         local_mask = None if mask is None else mask.local()
         if not isinstance(value, ScalarLike) and hasattr(value, "_as_expression"):
             value = value._as_expression()  # v[1:4], u & w
         if isinstance(value, VectorExpression):
             value = value.new()
         if isinstance(value, (list, tuple, np.ndarray)):
-            value = _array_value(value, index, self._size if whole else len(positions),
+            value = _array_value(value, index, self._d.size if whole else len(positions),
                                  self.grid)
         if isinstance(value, Vector):
-            positions = np.arange(self._size, dtype=np.int64) if whole else positions
+            positions = np.arange(self._d.size, dtype=np.int64) if whole else positions
             check_size("assign", value.size, len(positions), "Vector.size", "number of indices")
             t_type = value.dtype
             src, src_vals = value.host_piece().entries()
-            dest = positions[src + value._lo]
-            idx, vals = redist.to_owners(self.grid, self.grid.owner(self._size, dest), dest,
+            dest = positions[src + value.offset]
+            idx, vals = redist.to_owners(self.grid, self.grid.owner(self._d.size, dest), dest,
                                          src_vals)
-            idx, vals = _sorted(idx - self._lo, vals)
+            idx, vals = _sorted(idx - self._d.offset, vals)
         else:
             value = getattr(value, "value", value)
             try:
@@ -506,24 +468,24 @@ class Vector(Container):
         t = Piece.full(vals) if idx is None else Piece.from_entries(n_local, idx, vals)
         t_masked = whole and not isinstance(value, Vector) and mask is not None and \
             not mask.complement
-        self._commit(self._assign_write(t, region, local_mask, accum, replace, t_masked))
+        self._d.commit(self._assign_write(t, region, local_mask, accum, replace, t_masked))
 
     def _assign_write(self, t, region, m, accum, replace, t_masked):
         """The Write of ``C<M, replace>(region) = accum(C(region), T)`` for the PieceMask ``m``
         (or None); ``region`` None is every position. Z keeps C outside the region; inside it
         is T, or accum(C, T) with accum (where an accumulated C entry survives even if T has
         none there)."""
-        c = self._piece
+        c = self._d.piece
         if region is None:
-            return _write_piece(c, t, m, accum, replace, t_masked=t_masked)
+            return write_piece(c, t, m, accum, replace, t_masked=t_masked)
         if m is None:
             if accum is not None:
-                return _write_piece(c, t, None, accum, False)
+                return write_piece(c, t, None, accum, False)
             # C<region> = T: the region's positions become T's.
-            return _write_piece(c, t, PieceMask(region, True, False), None, False,
+            return write_piece(c, t, PieceMask(region, True, False), None, False,
                                 t_masked=True)
         if accum is not None:
-            z = _ewise_piece(c, t, accum, "add", (c.dtype, t.dtype), c.dtype)  # accum(C, T)
+            z = ewise_piece(c, t, accum, "add", (c.dtype, t.dtype), c.dtype)  # accum(C, T)
         else:
             c_idx, c_vals = c.on_host().entries()
             outside = ~region.contains(c_idx)
@@ -532,26 +494,26 @@ class Vector(Container):
                                     np.concatenate([c_vals[outside],
                                                     t_vals.astype(c.dtype, copy=False)]))
             z = Piece.from_entries(c.size, z_idx, z_vals, c.dtype)
-        return _write_piece(c, z, m, None, replace)
+        return write_piece(c, z, m, None, replace)
 
     # ---- element-wise ----
     def _ewise_local(self, other, binop, kind, types, out_type, defaults):
-        a, b = self._piece, other._piece
+        a, b = self._d.piece, other._d.piece
         if binop.index_aware:
             a, b = a.on_host(), b.on_host()
             # A positional op's value is where the entry sits (row i, column 0), the same for
             # both operands; where one operand alone has an entry, ewise_add keeps its value
             # (cast), as GraphBLAS does.
-            piece = _ewise_piece(a, b, binary.first, kind, types, out_type.np_type, defaults)
+            piece = ewise_piece(a, b, binary.first, kind, types, out_type.np_type, defaults)
             idx, values = piece.entries()
-            both = idx if kind != "add" else _ewise_piece(
+            both = idx if kind != "add" else ewise_piece(
                 a, b, binary.first, "mult", types, types[0]).entries()[0]
             zeros = np.zeros(len(both), dtype=np.int64)
             values = values.astype(out_type.np_type)
             values[np.searchsorted(idx, both)] = binop.evaluate(
-                zeros, zeros, both + self._lo, zeros, both + self._lo, zeros)
+                zeros, zeros, both + self._d.offset, zeros, both + self._d.offset, zeros)
             return piece.with_values(values)
-        return _ewise_piece(a, b, binop, kind, types, out_type.np_type, defaults)
+        return ewise_piece(a, b, binop, kind, types, out_type.np_type, defaults)
 
     def __matmul__(self, other):
         """``v @ A`` (``vxm``) or ``v @ w`` (the inner product), lazy: over plus_times, or
@@ -604,12 +566,12 @@ class Vector(Container):
             index_piece, piece = _pieces_to_send(index, a)
             k, targets = index_piece.entries()
             targets = targets.astype(np.int64)
-            bad = (targets < 0) | (targets >= a._size)
+            bad = (targets < 0) | (targets >= a.size)
             with a.grid.comm.agreed():
                 if bad.any():
                     raise IndexOutOfBound(f"gather index {int(targets[bad][0])} out of range "
-                                          f"for Vector of size {a._size}")
-            found, vals = redist.fetch(a.grid, a._size, targets, a._lo, piece)
+                                          f"for Vector of size {a.size}")
+            found, vals = redist.fetch(a.grid, a.size, targets, a.offset, piece)
             return Piece.from_entries(index_piece.size, k[found], vals[found],
                                       a.dtype.np_type)
 
@@ -624,9 +586,9 @@ class Vector(Container):
         """
         if not isinstance(index, Vector) or index.dtype.np_type.kind not in "iub":
             raise TypeError("scatter expects an integer Vector of indices")
-        check_size("scatter", index.size, self._size, "index Vector.size", "Vector.size")
+        check_size("scatter", index.size, self._d.size, "index Vector.size", "Vector.size")
         mon = as_op(op, "monoid")
-        size = self._size if size is None else int(size)
+        size = self._d.size if size is None else int(size)
         a = self
 
         def compute(mask, opts):
@@ -665,16 +627,14 @@ class Vector(Container):
     def reposition(self, offset, *, size=None):
         """``w(i + offset) = v(i)`` in a Vector of ``size`` (v's by default), entries moved
         outside dropped: a lazy expression, collective when computed (one alltoallv)."""
-        return _shape.reposition(self, (offset,), (self._size if size is None else size,))
+        return _shape.reposition(self, (offset,), (self._d.size if size is None else size,))
 
     @collective
     def resize(self, size):
         """Collective. Change the size in place: entries at ``size`` and beyond are dropped,
         the others move to their owners under the new size."""
         size = _shape.dimension(size, "size")
-        piece = _shape.resized_piece(self, size)
-        self._commit(Write(piece.nvals, piece=piece), resized=True)
-        self._size, self._lo = size, self.grid.piece(size)[0]
+        self._d.resized(size, _shape.resized_piece(self, size))
 
 
 def _pieces_to_send(*vectors):

@@ -76,7 +76,7 @@ def test_the_plan_runs_products_here(kernels):
     whatever their size, and the kernels this backend does not have to numpy."""
     A, _ = _graph(6, 1)
     x = gb.Vector.from_coo([0, 1], [1.0, 2.0], size=A.nrows)
-    block, seg = A.block, x._piece
+    block, seg = A.block, x.piece
     kwargs = dict(orient="mxv", x_first=False, allowed=None, out_offset=0, in_offset=0,
                   out_dtype=np.dtype(np.float64))
     for direction in ("push", "pull"):

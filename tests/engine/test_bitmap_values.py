@@ -48,7 +48,7 @@ def test_a_product_never_reads_a_cleared_entry(backend, direction):
     cleared = rng.choice(n, n // 3, replace=False)
     # Clearing in place leaves the old values at the cleared positions of x's bitmap.
     x(gb.Vector.from_coo(cleared, True, size=n).S) << gb.Vector(gb.dtypes.FP64, n)
-    assert x._piece.is_bitmap and x.nvals == n - len(cleared)
+    assert x.piece.is_bitmap and x.nvals == n - len(cleared)
     y = gb.Vector(gb.dtypes.FP64, n)
     y(direction=direction) << A.mxv(x, gb.semiring.plus_times)
     GA = G.Matrix.from_coo(rows, cols, weights, nrows=n, ncols=n, dup_op=G.binary.plus)
@@ -110,7 +110,7 @@ def test_a_vector_written_into_another_shares_no_arrays_with_it(fmt, statement):
     at = np.arange(0, n, 2) if fmt == "bitmap" else np.array([1, 7, 50])
     q = gb.Vector.from_coo(at, np.arange(1.0, len(at) + 1), size=n)
     d = gb.Vector.from_coo(np.arange(0, n, 3), -np.arange(1.0, n // 3 + 1), size=n)
-    assert q._piece.is_bitmap == (fmt == "bitmap")
+    assert q.piece.is_bitmap == (fmt == "bitmap")
     Gq, Gd = (G.Vector.from_coo(*v.to_coo(), size=n) for v in (q, d))
     exec(statement, {"gb": G, "q": Gq, "d": Gd})
     exec(statement, {"gb": gb, "q": q, "d": d})
@@ -139,7 +139,7 @@ def test_select_on_a_bitmap_never_keeps_a_cleared_entry(op, thunk):
     v = gb.Vector.from_coo(np.arange(n), values, size=n)
     cleared = rng.choice(n, n // 2, replace=False)
     v(gb.Vector.from_coo(cleared, True, size=n).S) << gb.Vector(gb.dtypes.FP64, n)
-    assert v._piece.is_bitmap
+    assert v.piece.is_bitmap
     Gv = G.Vector.from_coo(*v.to_coo(), size=n)
     got, want = v.select(op, thunk).new(), Gv.select(op, thunk).new()
     assert np.array_equal(got.to_coo()[0], want.to_coo()[0])

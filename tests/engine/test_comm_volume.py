@@ -396,7 +396,7 @@ def test_every_write_agrees_the_degree_sums_of_its_entries(graph):
     def check(label):
         idx = v.to_coo()[0].astype(np.int64)
         want = sorted([int(out_degree[idx].sum()), int(in_degree[idx].sum())])
-        edges = v._edges
+        edges = v.dist.edges
         got = None if edges is None else sorted(edges.total.values())
         steps.append((label, got, want))
         return got == (want if grid().nprocs > 1 else None)
