@@ -233,7 +233,7 @@ def select_mask(op, thunk, target):
 
 # The engine's options of ``w(...)`` and ``expr.new(...)``, and the values each takes.
 OPTIONS = {"direction": ("push", "pull"), "exchange": ("dense", "sparse"),
-           "scheme": ("gather", "summa")}
+           "scheme": ("gather", "summa", "gather_left")}
 
 
 def check_options(opts):

@@ -1,4 +1,4 @@
-"""mxm's two distributed schemes (``MatMat`` in ``distributed/products.py``): which one runs, that
+"""mxm's three distributed schemes (``MatMat`` in ``distributed/products.py``): which one runs, that
 both give python-graphblas's answer under every kind of mask, and what SUMMA moves.
 
 SUMMA, at stage q (one per piece of the inner dimension), broadcasts the columns of A in piece q
@@ -56,7 +56,7 @@ def product(A, B, sr, mask=None, **opts):
     return C
 
 
-@pytest.mark.parametrize("scheme", ["gather", "summa"])
+@pytest.mark.parametrize("scheme", ["gather", "summa", "gather_left"])
 @pytest.mark.parametrize("direction", [None, "push", "pull"])
 @pytest.mark.parametrize("kind", ["none", "S", "~S", "V", "~V"])
 def test_both_schemes_give_python_graphblas_answer(graph, scheme, direction, kind):
@@ -89,6 +89,29 @@ def test_the_engine_picks_summa_for_square_operands_and_gather_for_a_batch(graph
     schemes = [e["scheme"] for e in events if e["op"] == "mxm"]
     expected = ["gather"] * 3 if A.grid.nprocs == 1 else ["summa", "gather", "gather"]
     assert agreed(schemes == expected), schemes
+
+
+def test_a_batch_of_frontiers_times_the_graph_leaves_the_graph_in_place(graph):
+    """F A, F a few frontiers of few entries: A's blocks never move (gather_left), where the
+    gather would bring A's rows to every rank of a grid column at every level; the answer is
+    python-graphblas's, with and without a mask."""
+    A, Ag = both(graph)
+    rng = np.random.default_rng(11)
+    keys = np.unique(rng.integers(0, 4 * N, 12))
+    fr, fc = keys // N, keys % N
+    F, Fg = (L.Matrix.from_coo(fr, fc, 1, dtype="INT64", nrows=4, ncols=N) for L in (gb, G))
+    V, Vg = (L.Matrix.from_coo(fr, fc, 1, dtype="INT64", nrows=4, ncols=N) for L in (gb, G))
+    with gb.trace() as events, gb.recording() as rec:
+        got = product(F, A, semiring.any_pair[gb.dtypes.INT64], ~V.S, replace=True)
+    want = product(Fg, Ag, G.semiring.any_pair["INT64"], ~Vg.S, replace=True)
+    assert agreed(same(got, want))
+    schemes = [e["scheme"] for e in events if e["op"] == "mxm"]
+    expected = ["gather"] if A.grid.nprocs == 1 else ["gather_left"]
+    assert agreed(schemes == expected), schemes
+    # what a rank receives is of F's size and the products', never of A's
+    assert agreed(sum(rec.bytes(grp) for grp in ("row", "col", "world")) < 24 * A.nvals // 4)
+    got = product(F, A, semiring.plus_times[gb.dtypes.INT64], scheme="gather_left")
+    assert agreed(same(got, product(Fg, Ag, G.semiring.plus_times["INT64"])))
 
 
 def test_summa_refuses_a_positional_semiring_on_every_rank(graph):
