@@ -524,8 +524,8 @@ class Block:
     def arrays(self):
         """The numpy arrays this block holds, by part: its entries ("csr", with a hypersparse
         block's row ids; an iso block's one value), and what was derived from them on first
-        use: the row and the key of every entry ("rows"), the storage by columns ("csc"), scipy's views
-        ("scipy") and numpy arrays in ``derived`` (the degrees behind the push/pull choice). A
+        use: the row and the key of every entry ("rows"), the storage by columns ("csc"), scipy's
+        views ("scipy") and numpy arrays in ``derived`` (the degrees behind the push/pull choice). A
         backend's own copies are its to count (``backends.held_bytes``)."""
         values = self.values[:1] if self.is_iso else self.values
         parts = {"csr": [self.hrows, self.ptr, self.cols, values],

@@ -30,7 +30,7 @@ from ..distributed import redistribute as redist
 from ..exceptions import DimensionMismatch
 from ..local import backends
 from ..local.block import Block, BlockMask
-from ..local.keys import merge_disjoint
+from ..local.keys import merge_disjoint, unique_sorted
 from ..local.piece import Piece
 from .expr import MatrixExpression, VectorExpression, check_domain
 from .inputs import axis_index, scalar_dtype, type_name
@@ -324,6 +324,11 @@ def assign(c, index, value, mask, accum, replace, *, submask=False):
             c_local = _local(cols, c_lo, block.ncols)
             t_keys = (r_local[:, None] * block.ncols + c_local[None, :]).reshape(-1)
         t_vals = np.full(len(t_keys), value, dtype=t_type.np_type)
+        if mask is None and block.can_pend(len(t_keys)):
+            # Every place of the region takes the value (or accum with it), and C is kept
+            # elsewhere: a few entries written into many, left pending (``Block.upserted``).
+            keys = unique_sorted(t_keys)
+            return c._install(block.upserted(keys, t_vals[:len(keys)], accum))
         if whole_c_mask and not mask.complement and not replace and accum is None:
             written = _values_written(block, r_lo, c_lo, rows, cols, t_keys, value, dtype)
             if written is not None:

@@ -22,7 +22,7 @@ from ..local import backends
 from ..local.block import Block
 from ..local.keys import block_keys, keys_fit, reduce_sorted
 from ..local.piece import Piece
-from ..semirings import binary, held_as_bitmap, monoid, reduce_rows, semiring
+from ..semirings import binary, held_as_bitmap, monoid, semiring
 from ..semirings.dtypes import FP64, lookup_dtype
 from . import build as _build
 from . import display as _display
@@ -62,6 +62,19 @@ __all__ = ["Matrix"]
 
 _names = iter(range(10**12))
 
+
+
+def _as_one_value(values):
+    """``values`` as one broadcast value when every entry holds the same bits, as SuiteSparse
+    checks at a build: one pass, and the block holds one value, not an array (a pattern read
+    with its ones, a visited set of True). Anything else as it is."""
+    if values.strides == (0,) or not values.size or values.itemsize not in (1, 2, 4, 8) or \
+            not values.flags.c_contiguous:
+        return values
+    bits = values.view(f"u{values.itemsize}")
+    if (bits == bits[0]).all():
+        return np.broadcast_to(values[:1], values.shape)
+    return values
 
 
 def _one_value(grid, values, distributed):
@@ -251,6 +264,7 @@ class Matrix(Container):
         dtype = lookup_dtype(dtype if dtype is not None else values.dtype)
         values = checked(grid, distributed, lambda: np.broadcast_to(
             values.astype(dtype.np_type, copy=False), rows.shape), np.empty(0, dtype.np_type))
+        values = _as_one_value(values)
         dims = [nrows, ncols]
         for k, (given, arr) in enumerate(((nrows, rows), (ncols, columns))):
             if given is None:
@@ -519,8 +533,28 @@ class Matrix(Container):
     def _write(self, result, t, mask, accum, replace):
         """Collective. ``C<M, replace> = accum(C, T)`` with this rank's block ``t`` of the
         result (a Block, or keys and values), then the agreed nvals."""
+        c = self._block
+        if mask is not None and not mask.complement and isinstance(t, Block):
+            # A plain mask of few entries: T is read at its positions alone, O(k log nnz(T))
+            # (``A.dup(mask=Q.S)``, ``A(Q.S) << B``), and what T has there is all it gives.
+            m = mask.block_mask()
+            allowed = m.keys()
+            if t.can_pend(len(allowed)):
+                found, values = t.lookup(allowed)
+                t = allowed[found], values[found]
+                if accum is None and (replace or self._nvals == 0):
+                    # C becomes T's entries inside the mask: a small block of its own
+                    self._install(Block.from_keys(c.nrows, c.ncols, *t))
+                    return
+                if accum is None and c.can_pend(len(allowed)):
+                    # C<M> = T sets T's entries and deletes C's others inside the mask: where
+                    # C has none there to delete, the write is T's entries, left pending
+                    had = c.lookup(allowed)[0]
+                    if not (had & ~found).any():
+                        self._install(c.upserted(*t))
+                        return
         if accum is not None and not (mask is not None and replace) and \
-                self._block.can_pend(t.nvals if isinstance(t, Block) else len(t[0])):
+                c.can_pend(t.nvals if isinstance(t, Block) else len(t[0])):
             # A few entries accumulated into many: C keeps all of its own, so T's allowed
             # entries are updates and additions, left pending (``Block.upserted``).
             keys, values = (t.keys(), t.values) if isinstance(t, Block) else t
@@ -674,9 +708,10 @@ class Matrix(Container):
                 idx = ids[counts > 0] if ids is not None else np.flatnonzero(counts)
                 vals = np.full(len(idx), b.values[0], dtype=out_type.np_type)
             elif axis == "row":
-                # each row in python-graphblas's order at one process (semirings/_ordered.py)
-                idx, vals = reduce_rows(b.rows, b.values, mon,
-                                        bitmap=held_as_bitmap(a.shape, a.nvals))
+                # each row in python-graphblas's order at one process: SuiteSparse's own, or
+                # numpy's in that order (semirings/_ordered.py)
+                idx, vals = backends.run("reduce_rows", b, mon, out_type.np_type,
+                                         bitmap=held_as_bitmap(a.shape, a.nvals))
             else:
                 ids, ptr, _, vals = b.by_cols()
                 counts = np.diff(ptr)

@@ -144,7 +144,7 @@ def test_after_the_last_collective(graph, monkeypatch):
 def test_in_a_reduction_before_its_fold(graph, monkeypatch):
     A, x = graph
     before = snapshot(x)
-    monkeypatch.setattr(matrix, "reduce_rows", failing(matrix.reduce_rows))
+    monkeypatch.setattr(matrix, "held_as_bitmap", failing(matrix.held_as_bitmap))
     with pytest.raises(MemoryError) as excinfo:
         x << A.reduce_rowwise()
     monkeypatch.undo()
@@ -176,8 +176,8 @@ def test_a_failure_that_is_not_an_exception_class_of_the_library(graph, monkeypa
             raise Odd(1, 2)
         return real(*args, **kwargs)
 
-    real = matrix.reduce_rows
-    monkeypatch.setattr(matrix, "reduce_rows", odd)
+    real = matrix.held_as_bitmap
+    monkeypatch.setattr(matrix, "held_as_bitmap", odd)
     with pytest.raises(Exception) as excinfo:
         A.reduce_rowwise().new()
     monkeypatch.undo()

@@ -1,8 +1,9 @@
 """Writes of a few entries into a large Matrix, left pending (``Block.upserted``), against
 python-graphblas: chains of masked scalar assigns, accumulations and small element-wise
 additions, each read back by an operation that does not merge the pending entries first
-(nvals, a later write) and by one that does (a reduction, a product, ``to_coo``); and the
-row and column reductions of one-valued matrices that read only pointers.
+(nvals, a later write) and by one that does (a reduction, a product, ``to_coo``); writes under
+a mask of few entries, which read the source at the mask's positions only; and the row and
+column reductions of one-valued matrices that read only pointers.
 
 SPMD: every rank draws the same examples and makes the same calls; which ranks keep writes
 pending is each block's own choice, so under mpiexec both paths meet in one call.
@@ -13,7 +14,16 @@ import os
 import graphblas as G
 import numpy as np
 import pytest
-from _helpers import DTYPES, assert_same_matrix, assert_same_vector, mask_of, rand_mat, rand_vec
+from _helpers import (
+    DTYPES,
+    assert_same_matrix,
+    assert_same_vector,
+    mask_of,
+    mat_pair,
+    rand_mat,
+    rand_values,
+    rand_vec,
+)
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
@@ -26,7 +36,7 @@ EXAMPLES = settings(phases=[Phase.explicit, Phase.reuse, Phase.generate], max_ex
 # The ops an accumulation or an ewise_add takes here: commutative (plus, min, max, lor) and
 # not (first, second, minus), each in python-graphblas under the same name.
 OPS = ["plus", "min", "max", "first", "second", "minus"]
-WRITES = ["assign_scalar", "accumulate", "ewise_add_left", "ewise_add_right"]
+WRITES = ["assign_scalar", "assign_region", "accumulate", "ewise_add_left", "ewise_add_right"]
 READS = ["nvals", "reduce_rows", "mxv", "wait", "none"]
 
 
@@ -34,8 +44,6 @@ def _small(rng, nrows, ncols, dtype, k):
     """A Matrix pair of at most ``k`` random entries."""
     keys = rng.choice(nrows * ncols, size=min(k, nrows * ncols), replace=False)
     rows, cols = keys // ncols, keys % ncols
-    from _helpers import mat_pair, rand_values
-
     return mat_pair(rows, cols, rand_values(rng, len(keys), dtype), dtype, nrows, ncols)
 
 
@@ -46,6 +54,12 @@ def _write(L, c, kind, small, op_name, mask_kind, value):
     if kind == "assign_scalar":
         accum = op if op_name != "minus" else None
         c(small.S, accum=accum) << value
+        return c
+    if kind == "assign_region":
+        # C[I, J] << s: every place of a small region, the rows and columns as given
+        rows, cols = small.to_coo()[:2]
+        accum = op if op_name != "minus" else None
+        c(accum=accum)[[int(i) for i in rows[:2]], [int(j) for j in cols]] << value
         return c
     if kind == "accumulate":
         c(mask=mask_of(small, mask_kind) if mask_kind else None, accum=op) << small
@@ -160,3 +174,31 @@ def test_masked_copies_of_a_dense_vector(seed, n, mask_density, mask_kind, into)
         got(mask_of(q.gb, mask_kind)) << x.gb
         want(mask_of(q.G, mask_kind)) << x.G
     assert_same_vector(got, want, what=f"{into} {mask_kind} {mask_density}")
+
+
+@EXAMPLES
+@given(seed=st.integers(0, 2**32 - 1), nrows=st.integers(4, 30), ncols=st.integers(4, 30),
+       dtype=st.sampled_from([d for d in DTYPES if d != "BOOL"]),
+       mask_kind=st.sampled_from(["S", "V"]), k=st.integers(0, 8),
+       c_density=st.sampled_from([0.0, 0.3, 0.9]), accum=st.sampled_from([None, "plus"]),
+       replace=st.booleans(), how=st.sampled_from(["write", "dup"]),
+       b_density=st.sampled_from([0.9, 1.0]))
+def test_a_large_matrix_written_under_a_small_mask(seed, nrows, ncols, dtype, mask_kind, k,
+                                                   c_density, accum, replace, how, b_density):
+    """T is read at the mask's few positions only (``A.dup(mask=Q.S)``, ``C(Q.S) << B``):
+    python-graphblas's answer with and without accum and replace, into an empty or a full
+    C, where C has entries to delete inside the mask or none."""
+    rng = np.random.default_rng(seed)
+    b = rand_mat(rng, nrows, ncols, dtype, b_density)
+    c = rand_mat(rng, nrows, ncols, dtype, c_density)
+    q = _small(rng, nrows, ncols, "INT64", k)
+    if how == "dup":
+        got = b.gb.dup(mask=mask_of(q.gb, mask_kind))
+        want = b.G.dup(mask=mask_of(q.G, mask_kind))
+    else:
+        got, want = c.gb, c.G
+        got(mask=mask_of(q.gb, mask_kind), accum=accum and gb.binary.plus,
+            replace=replace) << b.gb
+        want(mask=mask_of(q.G, mask_kind), accum=accum and G.binary.plus,
+             replace=replace) << b.G
+    assert_same_matrix(got, want, what=f"{how} {mask_kind} accum={accum} replace={replace}")

@@ -112,6 +112,8 @@ def accepts(kernel, *args, **kwargs):
     docstring), on numeric values; everything else goes to numpy."""
     if kernel in ("ewise_block", "write_block", "select_values"):
         return _block_kernel_runs_here(kernel, *args)
+    if kernel == "reduce_rows":
+        return False
     if kernel == "transpose_block":
         block = args[0]
         return keys_fit(block.nrows, block.ncols) and _numeric(block.values.dtype)

@@ -19,6 +19,7 @@ import numpy as np
 from scipy.sparse import csr_array
 
 from ...semirings import binary as builtin_binary
+from ...semirings import reduce_rows as reduce_rows_in_order
 from ...semirings.dtypes import lookup_dtype
 from ..block import Block
 from ..keys import (
@@ -289,6 +290,14 @@ def _spgemm_scipy(a_ptr, a_ind, a_val, b_ptr, b_ind, b_val, semiring, a_dtype, b
     vals = np.zeros(len(rows), dtype=t)
     vals[np.searchsorted(rows * ncols + cols, v_rows * ncols + v_cols)] = v_vals
     return rows, cols, vals
+
+
+def reduce_rows(block, monoid, out_dtype, *, bitmap=False):
+    """Each row with entries and its fold by ``monoid``, in SuiteSparse's one-thread order
+    (``semirings.reduce_rows``; ``bitmap``: python-graphblas would hold the matrix as a
+    bitmap)."""
+    idx, vals = reduce_rows_in_order(block.rows, block.values, monoid, bitmap=bitmap)
+    return idx, vals.astype(out_dtype, copy=False)
 
 
 def write_block(c, t, mask, accum, replace, dtype):

@@ -20,6 +20,7 @@ import graphblas as grb
 import numpy as np
 
 from ...semirings import binary as builtin_binary
+from ...semirings import monoid as builtin_monoids
 from ...semirings import select as builtin_select
 from ...semirings import semiring as builtin_semirings
 from ..block import Block
@@ -394,6 +395,15 @@ def ewise_block(a, b, binop, kind, in_types, out_type, defaults):
     return out
 
 
+def reduce_rows(block, monoid, out_dtype, *, bitmap=False):
+    """Each row with entries and its fold by ``monoid`` (the interface of ``backends``), by
+    SuiteSparse's row reduction of the block's copy by rows: python-graphblas's own result at
+    one thread, in its own order, bit for bit (see ``accepts``)."""
+    op = getattr(grb.monoid, monoid.name)[np.dtype(out_dtype).name]
+    idx, vals = _matrix(block, "rows").reduce_rowwise(op).new(**_THREADS_KW).to_coo()
+    return idx.astype(np.int64), vals
+
+
 def held_bytes(block):
     """The bytes of this backend's copies of ``block`` (SuiteSparse's own count), the copy
     by rows and the one by columns each once (a symmetric block's are one matrix), less the
@@ -450,13 +460,23 @@ def _accepts_ewise_block(a, b, binop, kind, in_types, out_type, defaults):
         and bool(a.nvals and b.nvals) and _native(in_types[0]) and _native(out_type)
 
 
+def _accepts_reduce_rows(block, monoid, out_dtype, *, bitmap=False):
+    # A builtin monoid on a block SuiteSparse holds sparse, as python-graphblas holds such a
+    # matrix; one it would hold as a bitmap folds in index order, numpy's.
+    builtin = getattr(builtin_monoids, monoid.name, None) is monoid and \
+        hasattr(grb.monoid, monoid.name)
+    return builtin and not bitmap and bool(block.nvals) and _native(block.values.dtype) and \
+        _native(out_dtype)
+
+
 def _accepts_transpose_block(block):
     return bool(block.nvals) and _native(block.values.dtype)
 
 
 _ACCEPTS = {"spmv": _accepts_spmv, "spgemm": _accepts_spgemm,
             "write_block": _accepts_write_block, "select_values": _accepts_select_values,
-            "ewise_block": _accepts_ewise_block, "transpose_block": _accepts_transpose_block}
+            "ewise_block": _accepts_ewise_block, "transpose_block": _accepts_transpose_block,
+            "reduce_rows": _accepts_reduce_rows}
 
 
 def accepts(kernel, *args, **kwargs):
