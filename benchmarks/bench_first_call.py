@@ -4,9 +4,10 @@
 
 Each run is a fresh interpreter that makes the imports and calls of a first program in order
 and times each part, wall and CPU: ``import numpy``, ``import scipy.sparse``, the rest of
-``import gblas2d``, ``from mpi4py import MPI`` (MPI_Init: the first public call's default grid
-makes it), the first ``Matrix.from_coo`` (it loads the SuiteSparse backend: python-graphblas,
-which imports numba, and SuiteSparse's initialization), the first ``mxv`` (its Vector
+``import gblas2d``, ``from mpi4py import MPI`` (MPI_Init, timed here on its own: a program on one
+process without a launcher no longer starts MPI, ``comm.mpi_world``), the first ``Matrix.from_coo``
+(it loads the SuiteSparse backend: python-graphblas, which imports numba, and SuiteSparse's
+initialization), the first ``mxv`` (its Vector
 included), then a second ``mxv`` and ``from_coo``, warm. A run with ``--split`` times numba
 and python-graphblas apart from the rest of the first ``from_coo``. The runs are at one
 process and under ``mpiexec -n 2`` (rank 0's figures and rank 1's); the table gives the
