@@ -18,6 +18,7 @@ the same choice; ``direction=`` forces it and ``exchange=`` forces dense or spar
 import itertools
 import time
 from contextlib import contextmanager
+from typing import NamedTuple
 
 import numpy as np
 
@@ -32,7 +33,7 @@ from . import exchange as ex
 from . import redistribute as redist
 from .comm import count, stats
 
-__all__ = ["EdgeSums", "MatMat", "MatVec", "trace"]
+__all__ = ["EdgeSums", "MatMat", "MatVec", "ProductMask", "trace"]
 
 
 def _count_copy(op, nbytes, seconds):
@@ -71,6 +72,24 @@ def trace():
         del _tracers[next(k for k, t in enumerate(_tracers) if t is events)]
 
 
+class ProductMask(NamedTuple):
+    """An output mask as a product reads it: the 2D layer's vector or matrix whose entries
+    (all of them, or the nonzero ones when not ``structure``) it names, and whether it
+    allows those positions or, ``complement``, the others."""
+
+    target: object
+    structure: bool
+    complement: bool
+
+    def local(self):
+        """This rank's part of a Vector mask, a ``PieceMask``."""
+        return PieceMask(self.target.piece, self.structure, self.complement)
+
+    def block_mask(self):
+        """This rank's part of a Matrix mask, a ``BlockMask``."""
+        return BlockMask(self.target.block, self.structure, self.complement)
+
+
 def _emit(event):
     for events in _tracers:
         events.append(event)
@@ -106,7 +125,7 @@ class MatVec:
 
     def compute(self, mask=None, opts=None):
         """Collective. This rank's Piece of the product, under the output's ``mask`` (a
-        ``Mask`` or None) and the options ``direction``, ``exchange``."""
+        ``ProductMask`` or None) and the options ``direction``, ``exchange``."""
         return _mxv(self.A, self.x, self.semiring, self.out_type, mask, opts or {},
                     self.orient, self.x_first)
 
@@ -200,7 +219,7 @@ def _mxv(A, x, semiring, out_type, mask, opts, orient, x_first):
         # rows it forbids: gather its packed bitmap. A push leaves it to the owners, which
         # apply it to what the fold brings (O(entries)), not O(n / R) bits a product.
         allowed = None
-        if direction == "pull" and mask.parent.nvals * 64 < n_out:
+        if direction == "pull" and mask.target.nvals * 64 < n_out:
             # A mask of few entries travels as their positions, fewer bytes than n / R bits
             # and never O(n / R) memory (a hypersparse matrix's output dimension).
             on = local_mask.on.on_host().entries()[0]
@@ -448,12 +467,12 @@ def _hinted_work(A, x, mask, orient):
         return None
     if mask is None:
         return push, A.nvals
-    if not mask.structure or len(mask.parent.shape) != 1:
+    if not mask.structure or len(mask.target.shape) != 1:
         return None
-    if mask.complement and mask.parent.nvals > 8 * push:
+    if mask.complement and mask.target.nvals > 8 * push:
         # as ``_pull_work`` rules: a pull would pass over the many masked-out outputs
         return push, A.nvals
-    seen = _edge_total(mask.parent.dist, A, orient)
+    seen = _edge_total(mask.target, A, orient)
     if seen is None:
         return None
     return push, A.nvals - seen if mask.complement else seen
@@ -569,7 +588,7 @@ def _gather_rows(grid, A, B, semiring, out_type, mask, opts):
             # The partial products, before the fold merges them, against the mask's row
             # panels, which every rank of a grid row would receive.
             flops = int(np.dot(np.diff(A.block.csc_ptr), np.diff(b_ptr)))
-            work = grid.comm.allreduce(np.array([flops, mask.parent.block.nvals]))
+            work = grid.comm.allreduce(np.array([flops, mask.target.block.nvals]))
             direction = "pull" if grid.ncols * work[1] < work[0] else "push"
         if direction == "pull":
             local_mask = _mask_row_panel(grid, mask, B.ncols)
@@ -621,7 +640,7 @@ def _mask_row_panel(grid, mask, ncols):
     """Collective along ``row_comm``. The mask over this rank's grid row, every column: the
     blocks of the grid row gathered, as a BlockMask of global columns. A value mask travels as
     its nonzero entries, a structure."""
-    block = mask.parent.block
+    block = mask.target.block
     keep = None if mask.structure else block.values != 0
     rows, cols = block.rows, block.cols + grid.col_block(ncols)[0]
     if keep is not None:

@@ -44,6 +44,10 @@ class DistVector:
         self.edges = None  # the agreed ``EdgeSums`` of the entries, or None
 
     @property
+    def shape(self):
+        return (self.size,)
+
+    @property
     def local_size(self):
         """The positions of this rank's piece."""
         return self.piece.size

@@ -342,7 +342,10 @@ class Block:
         first reader of the storage (``_settle``), so many small writes cost one merge.
         ``values`` are of the block's type; ``accum`` is a BinaryOp."""
         if not len(keys):
-            return self
+            # Still a new block: what a write leaves is never the old object on some ranks
+            # and a new one on others, whose caches of collective values (degrees) would then
+            # differ between ranks.
+            return self._sharing(self._pending, self._nvals, self._iso)
         dtype = self._values.dtype
         again = False
         if self._pending is not None:
@@ -363,9 +366,7 @@ class Block:
             values[found] = both
         else:
             values = values.astype(dtype, copy=False)
-        out = Block(self.nrows, self.ncols, self._ptr, self._cols, self._values,
-                    hrows=self._hrows, rows=self._rows)
-        out._keys = self.base_keys()
+        self.base_keys()
         if self._pending is None:
             pending = keys, values
         elif again:
@@ -375,13 +376,20 @@ class Block:
         else:
             kept = ~sorted_isin(pkeys, keys)
             pending = merge_disjoint(pkeys[kept], pvals[kept], keys, values)
-        out._pending = pending
-        out._nvals = self._nvals + int(len(keys) - np.count_nonzero(found))
         one = self.is_iso and len(self._values) and \
             bool((pending[1] == self._values[:1]).all())
-        out._iso = bool(one) if self._nvals else False
+        out = self._sharing(pending, self._nvals + int(len(keys) - np.count_nonzero(found)),
+                            bool(one) if self._nvals else False)
         if len(pending[0]) * _PENDING_SHARE > out._nvals:
             out._settle()  # enough writes wait to be worth one merge
+        return out
+
+    def _sharing(self, pending, nvals, iso):
+        """A new block on this one's base arrays (and their keys) with ``pending`` writes,
+        ``nvals`` entries in all and ``iso`` (None: read from the values)."""
+        out = Block(self.nrows, self.ncols, self._ptr, self._cols, self._values,
+                    hrows=self._hrows, rows=self._rows)
+        out._keys, out._pending, out._nvals, out._iso = self._keys, pending, nvals, iso
         return out
 
     def settle(self):

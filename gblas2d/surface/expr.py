@@ -10,7 +10,7 @@ allreduce, so an error on one rank is raised on all of them and the output is le
 import numpy as np
 
 from ..distributed.grid import collective
-from ..distributed.products import MatMat, MatVec
+from ..distributed.products import MatMat, MatVec, ProductMask
 from ..exceptions import DimensionMismatch, DomainMismatch, InvalidValue
 from ..local.block import BlockMask
 from ..local.piece import PieceMask
@@ -131,6 +131,10 @@ class Mask:
         out = type(self.parent)(dtype, *self.parent.shape, name=name, grid=self.parent.grid)
         out(allowed) << True
         return out
+
+    def dist(self):
+        """This mask as the 2D layer's products read it (``products.ProductMask``)."""
+        return ProductMask(self.parent.dist, self.structure, self.complement)
 
     def local(self):
         """This rank's part of a Vector mask, as a ``PieceMask`` (O(1) for a structural mask,
@@ -475,13 +479,13 @@ def mxv_expression(A, x, op, orient, x_first):
         raise TypeError(f"Bad type for argument `other` in {orient}(...): expected a Vector, "
                         f"got {type_name(x)}")
     sr = as_op(op, "semiring")
-    product = MatVec(A, x.dist, sr, orient, x_first, check_domain)
+    product = MatVec(A.dist, x.dist, sr, orient, x_first, check_domain)
 
     def rebind(new_op):
         return mxv_expression(A, x, new_op, orient, x_first)
 
     return VectorExpression(orient, (A, x, sr), product.out_type, product.size,
-                            product.compute, A.grid, rebind=rebind,
+                            product_compute(product), A.grid, rebind=rebind,
                             masks_result=product.masks_result)
 
 
@@ -492,10 +496,20 @@ def mxm_expression(A, B, op):
     if not hasattr(B, "local_block"):
         raise TypeError(f"Bad type for argument `other` in Matrix.mxm(...): expected a "
                         f"Matrix, got {type_name(B)}")
-    product = MatMat(A, B, as_op(op, "semiring"), check_domain)
+    product = MatMat(A.dist, B.dist, as_op(op, "semiring"), check_domain)
 
     def rebind(new_op):
         return mxm_expression(A, B, new_op)
 
     return MatrixExpression("mxm", (A, B, product.semiring), product.out_type, *product.shape,
-                            product.compute, A.grid, rebind=rebind)
+                            product_compute(product), A.grid, rebind=rebind)
+
+
+def product_compute(product):
+    """The compute step of an expression over a product value: the output's Mask handed to
+    the product as the 2D layer reads it."""
+
+    def compute(mask, opts):
+        return product.compute(None if mask is None else mask.dist(), opts)
+
+    return compute

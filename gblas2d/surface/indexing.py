@@ -328,11 +328,11 @@ def assign(c, index, value, mask, accum, replace, *, submask=False):
             # Every place of the region takes the value (or accum with it), and C is kept
             # elsewhere: a few entries written into many, left pending (``Block.upserted``).
             keys = unique_sorted(t_keys)
-            return c._install(block.upserted(keys, t_vals[:len(keys)], accum))
+            return c.dist.install(block.upserted(keys, t_vals[:len(keys)], accum))
         if whole_c_mask and not mask.complement and not replace and accum is None:
             written = _values_written(block, r_lo, c_lo, rows, cols, t_keys, value, dtype)
             if written is not None:
-                return c._install(written)
+                return c.dist.install(written)
     else:
         k, l, vals = _source_entries(value, rows, cols)
         t_keys, t_vals = _to_owner_keys(c.grid, c.nrows, c.ncols, _at(rows, k), _at(cols, l),
@@ -348,9 +348,9 @@ def assign(c, index, value, mask, accum, replace, *, submask=False):
         z_region = Block.from_keys(block.nrows, block.ncols, t_keys,
                                    t_vals.astype(dtype, copy=False))
     if mask is None:
-        return c._install(_replaced(block, region, z_region))
+        return c.dist.install(_replaced(block, region, z_region))
     if whole_c_mask and replace:
-        return c._install(backends.run("write_block", block,
+        return c.dist.install(backends.run("write_block", block,
                                        _replaced(block, region, z_region), mask.block_mask(),
                                        None, True, dtype))
     if whole_c_mask:
@@ -363,7 +363,7 @@ def assign(c, index, value, mask, accum, replace, *, submask=False):
     c_scope = block.select(_flags(block, in_scope))
     z_scope = _replaced(c_scope, _region(c_scope, r_lo, c_lo, rows, cols), z_region)
     written = backends.run("write_block", c_scope, z_scope, m, None, replace, dtype)
-    return c._install(_replaced(block, in_scope, written))
+    return c.dist.install(_replaced(block, in_scope, written))
 
 
 def _region_keys(block, r_lo, c_lo, rows, cols):

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..distributed import redistribute as redist
 from ..distributed.grid import collective, default_grid
+from ..distributed.matrix import DistMatrix
 from ..exceptions import (
     DimensionMismatch,
     DomainMismatch,
@@ -20,8 +21,7 @@ from ..exceptions import (
 )
 from ..local import backends
 from ..local.block import Block
-from ..local.keys import block_keys, keys_fit, reduce_sorted
-from ..local.piece import Piece
+from ..local.keys import block_keys, keys_fit
 from ..semirings import binary, held_as_bitmap, monoid, semiring
 from ..semirings.dtypes import FP64, lookup_dtype
 from . import build as _build
@@ -128,34 +128,35 @@ class Matrix(Container):
         if not (0 <= nrows <= INDEX_LIMIT and 0 <= ncols <= INDEX_LIMIT):
             raise InvalidValue(f"Matrix dimensions must be in [0, 2**60], got {nrows}x{ncols}")
         self.grid.comm.check_replicated("Matrix", str(self.dtype), nrows, ncols)
-        self._nrows, self._ncols = nrows, ncols
-        self._row_lo, row_hi = self.grid.row_block(nrows)
-        self._col_lo, col_hi = self.grid.col_block(ncols)
-        # An empty block is hypersparse: O(1) memory whatever the dimensions.
-        self._block = Block.empty(row_hi - self._row_lo, col_hi - self._col_lo,
-                                  self.dtype.np_type)
-        self._nvals = 0
-        # Known to equal its transpose (a symmetric generator or Matrix Market file): A^T is
-        # then A's own blocks, with no all-to-all. Every write forgets it.
-        self._symmetric = False
+        # everything distributed about it: the block, where it starts, nvals, the write
+        self._d = DistMatrix(self.grid, nrows, ncols, self.dtype)
         self.name = name or f"M_{next(_names)}"
 
     # ---- metadata ----
     @property
     def nrows(self):
-        return self._nrows
+        return self._d.nrows
 
     @property
     def ncols(self):
-        return self._ncols
+        return self._d.ncols
 
     @property
     def shape(self):
-        return (self._nrows, self._ncols)
+        return (self._d.nrows, self._d.ncols)
 
     @property
     def nvals(self):
-        return self._nvals
+        return self._d.nvals
+
+    @property
+    def dist(self):
+        """The 2D layer's matrix behind this one (``distributed.matrix.DistMatrix``)."""
+        return self._d
+
+    @property
+    def _symmetric(self):
+        return self._d.is_symmetric
 
     @property
     def T(self):
@@ -191,40 +192,37 @@ class Matrix(Container):
     def block(self):
         """This rank's ``Block`` (local CSR of rows of row block i, columns of column block j);
         read-only: blocks never change, an operation installs a new one."""
-        return self._block
+        return self._d.block
 
     @property
     def row_offset(self):
         """Global index of this rank's first block row."""
-        return self._row_lo
+        return self._d.row_offset
 
     @property
     def col_offset(self):
         """Global index of this rank's first block column."""
-        return self._col_lo
+        return self._d.col_offset
 
     @property
     def is_symmetric(self):
         """Whether this matrix is known to equal its transpose (False: not known). A matrix
         from a symmetric generator or file is, and so are ``apply``, value selects and
         element-wise results of such matrices; any write forgets it."""
-        return self._symmetric
+        return self._d.is_symmetric
 
     def mark_symmetric(self):
         """Declare that this matrix equals its transpose, which the caller guarantees (the
         generators and readers do for symmetric input). ``A.T`` then moves no entries. Local:
         every rank calls it, or none."""
-        self._symmetric = True
-        if self.grid.nprocs == 1:
-            # The block is the whole matrix: its CSR is also its CSC.
-            self._block.symmetric = True
+        self._d.mark_symmetric()
 
     def local_block(self):
         """(first global row, first global column, local rows, local cols, values); no copy.
         A matrix whose entries share one value (a pattern) holds it once: its values are then
         a read-only broadcast array."""
-        b = self._block
-        return self._row_lo, self._col_lo, b.rows, b.cols, b.values
+        d = self._d
+        return d.row_offset, d.col_offset, d.block.rows, d.block.cols, d.block.values
 
     # ---- construction ----
     @classmethod
@@ -298,13 +296,14 @@ class Matrix(Container):
             del owners
         # The keys replace the index arrays at once, so the build holds one copy of the input;
         # computed in place, with no temporary arrays.
-        b = out._block
+        d = out._d
+        b = d.block
         if keys_fit(b.nrows, b.ncols):
             keys = rows * b.ncols
             keys += columns
-            keys -= out._row_lo * b.ncols + out._col_lo
+            keys -= d.row_offset * b.ncols + d.col_offset
         else:
-            keys = block_keys(rows - out._row_lo, columns - out._col_lo, b.nrows, b.ncols)
+            keys = block_keys(rows - d.row_offset, columns - d.col_offset, b.nrows, b.ncols)
         rows = columns = None
         entries = [keys, values]
         keys = values = None
@@ -355,60 +354,10 @@ class Matrix(Container):
                             name=name, distributed=True, grid=grid)
 
     def _set_from_entries(self, entries, dup_op):
-        """Collective. Fill the block from local entry keys (row * ncols + col) and values,
-        combining duplicates. ``entries`` is a list [keys, values] that this method empties,
-        so that each array is freed as soon as its successor exists."""
-        keys, values = entries
-        entries.clear()
+        """Collective. Fill the block from local entry keys and values (``entries``, a list
+        this method empties: ``DistMatrix.fill``), duplicates combined with ``dup_op``."""
         dup = None if dup_op is None else as_op(dup_op, "binary")
-        # Only a non-commutative dup_op (first, second, minus) needs duplicates kept in input
-        # order; otherwise the faster unstable sort will do.
-        stable = dup is not None and not dup.commutative
-        keys, values = _sort_keys(keys, values, stable=stable)
-        if len(keys) > 1 and (keys[1:] == keys[:-1]).any():
-            if dup is None:
-                raise InvalidValue("Duplicate indices found; give dup_op to combine them")
-            if values.strides == (0,) and _keeps(dup, values[:1]):
-                # One value broadcast (a pattern) whose repeats combine to itself: the unique
-                # keys keep it, with no array of values built and reduced.
-                first = np.empty(len(keys), dtype=bool)
-                first[0] = True
-                np.not_equal(keys[1:], keys[:-1], out=first[1:])
-                # a mask, not positions: one byte an entry beside the keys, not eight
-                keys = keys[first]
-                values = np.broadcast_to(values[:1], keys.shape)
-            else:
-                keys, values = reduce_sorted(keys, values, dup.monoid or FirstOnlyMonoid(dup))
-        block = Block.from_keys(self._block.nrows, self._block.ncols, keys, values)
-        # The keys go before _install makes the values a whole array (the build's peak).
-        keys = values = None
-        self._install(block)
-
-    def _install(self, block):
-        """Collective. Install a new block once every rank has computed its own. A rank that
-        failed makes that step with its flag (comm layer's drain), so every rank raises and
-        the matrix is left unchanged. The step is final: what follows cannot fail, so a public
-        call that ends here needs no step of its own."""
-        dtype = self.dtype.np_type
-        if block.has_pending and block.dtype != dtype:
-            block.settle()  # (cast below, as a whole array)
-        if not block.has_pending:
-            # (a block with pending writes holds its base's arrays, of this type already)
-            if block.is_iso:
-                # One value for every entry (a pattern) stays one value: 8 bytes an entry.
-                values = block.values if block.values.dtype == dtype else np.broadcast_to(
-                    block.values[:1].astype(dtype), block.values.shape)
-            else:
-                values = np.ascontiguousarray(block.values, dtype=dtype)
-            block = block if values is block.values else block.with_values(values)
-            # The backend takes the new block's arrays over as its own copy, with no copy.
-            backends.adopt(block)
-        # within_mask spoke of the write that made the block, not of writes that copy it.
-        block.within_mask = False
-        total = self.grid.comm.step([block.nvals], final=True)[0]
-        self._block = block
-        self._nvals = int(total)
-        self._symmetric = False
+        self._d.fill(entries, dup, None if dup is None else dup.monoid or FirstOnlyMonoid(dup))
 
     @classmethod
     @collective
@@ -433,32 +382,30 @@ class Matrix(Container):
         travels."""
         value = getattr(value, "value", value)
         out = cls(dtype or scalar_dtype(value), nrows, ncols, name=name, grid=grid)
-        b = out._block
+        b = out._d.block
         keys = np.arange(b.nrows * b.ncols, dtype=np.int64)
-        out._install(Block.from_keys(b.nrows, b.ncols, keys,
-                                     np.full(len(keys), value, dtype=out.dtype.np_type)))
+        out._d.install(Block.from_keys(b.nrows, b.ncols, keys,
+                                       np.full(len(keys), value, dtype=out.dtype.np_type)))
         return out
 
     @collective
     def dup(self, dtype=None, *, clear=False, mask=None, name=None):
         """Collective. A copy (optionally cast, emptied or masked)."""
-        out = Matrix(dtype or self.dtype, self._nrows, self._ncols, name=name, grid=self.grid)
+        out = Matrix(dtype or self.dtype, self.nrows, self.ncols, name=name, grid=self.grid)
         if not clear:
             out(mask=mask) << self
         return out
 
     def clear(self):
         """Remove every entry."""
-        b = self._block
-        self._block = Block.empty(b.nrows, b.ncols, b.values.dtype)
-        self._nvals = 0
-        self._symmetric = False
+        self._d.clear()
 
     # ---- output ----
     @collective
     def to_coo(self, dtype=None, *, rows=True, columns=True, values=True, sort=True):
         """Collective. (rows, columns as uint64, values), sorted by (row, column), on every rank."""
-        r, c, v = self._block.global_coo(self._row_lo, self._col_lo)
+        d = self._d
+        r, c, v = d.block.global_coo(d.row_offset, d.col_offset)
         comm = self.grid.comm
         all_r = np.concatenate(comm.allgatherv(r))
         all_c = np.concatenate(comm.allgatherv(c))
@@ -476,7 +423,7 @@ class Matrix(Container):
         """Collective. A full 2D numpy array (``fill_value`` required if entries are missing,
         its type joining the Matrix's unless ``dtype`` is given)."""
         fill, np_type = dense_fill(fill_value, dtype, self.dtype,
-                                   self._nvals == self._nrows * self._ncols)
+                                   self.nvals == self.nrows * self.ncols)
         r, c, v = self.to_coo(dtype)
         out = np.full(self.shape, 0 if fill is None else fill, dtype=np_type)
         out[r.astype(np.int64), c.astype(np.int64)] = v
@@ -484,21 +431,22 @@ class Matrix(Container):
 
     # ---- the hooks of Container's operations (``container.py``) ----
     def _local_entries(self):
-        return self._block.keys(), self._block.values
+        return self._d.block.keys(), self._d.block.values
 
     def _local_part(self):
-        return self._block
+        return self._d.block
 
     def _local_values(self):
-        return self._block.values
+        return self._d.block.values
 
     def _entry_positions(self):
-        b = self._block
-        return b.rows + self._row_lo, b.cols + self._col_lo
+        d = self._d
+        return d.block.rows + d.row_offset, d.block.cols + d.col_offset
 
     def _lazy(self, method, args, dtype, compute, *, symmetric=False, rebind=None):
-        return MatrixExpression(method, args, dtype, self._nrows, self._ncols, compute,
-                                self.grid, rebind=rebind, symmetric=self._symmetric and symmetric)
+        return MatrixExpression(method, args, dtype, self.nrows, self.ncols, compute,
+                                self.grid, rebind=rebind,
+                                symmetric=self._d.is_symmetric and symmetric)
 
     # ---- assignment ----
     def _check_mask(self, mask):
@@ -532,57 +480,16 @@ class Matrix(Container):
 
     def _write(self, result, t, mask, accum, replace):
         """Collective. ``C<M, replace> = accum(C, T)`` with this rank's block ``t`` of the
-        result (a Block, or keys and values), then the agreed nvals."""
-        c = self._block
-        if mask is not None and not mask.complement and isinstance(t, Block):
-            # A plain mask of few entries: T is read at its positions alone, O(k log nnz(T))
-            # (``A.dup(mask=Q.S)``, ``A(Q.S) << B``), and what T has there is all it gives.
-            m = mask.block_mask()
-            allowed = m.keys()
-            if t.can_pend(len(allowed)):
-                found, values = t.lookup(allowed)
-                t = allowed[found], values[found]
-                if accum is None and (replace or self._nvals == 0):
-                    # C becomes T's entries inside the mask: a small block of its own
-                    self._install(Block.from_keys(c.nrows, c.ncols, *t))
-                    return
-                if accum is None and c.can_pend(len(allowed)):
-                    # C<M> = T sets T's entries and deletes C's others inside the mask: where
-                    # C has none there to delete, the write is T's entries, left pending
-                    had = c.lookup(allowed)[0]
-                    if not (had & ~found).any():
-                        self._install(c.upserted(*t))
-                        return
-        if accum is not None and not (mask is not None and replace) and \
-                c.can_pend(t.nvals if isinstance(t, Block) else len(t[0])):
-            # A few entries accumulated into many: C keeps all of its own, so T's allowed
-            # entries are updates and additions, left pending (``Block.upserted``).
-            keys, values = (t.keys(), t.values) if isinstance(t, Block) else t
-            if mask is not None:
-                keep = mask.block_mask().allows(keys)
-                keys, values = keys[keep], values[keep]
-            self._install(self._block.upserted(keys, values, accum))
-            return
-        if isinstance(t, Block) and accum is None and (mask is None or (
-                t.within_mask and (replace or self._nvals == 0))):
-            # A whole new block replaces the old one: installed as it is, arrays and all.
-            block = t
-        else:
-            if not isinstance(t, Block):
-                t = Block.from_keys(self._block.nrows, self._block.ncols, *t)
-            block = backends.run(
-                "write_block", self._block, t, None if mask is None else mask.block_mask(),
-                accum, replace, self.dtype.np_type)
-        self._install(block)
-        if result.symmetric and mask is None and accum is None:
-            self.mark_symmetric()
+        result (a Block, or keys and values), then the agreed nvals (``DistMatrix.write``)."""
+        self._d.write(t, None if mask is None else mask.block_mask(), accum, replace,
+                      symmetric=result.symmetric)
 
     def _identity_expr(self):
         # Blocks never change, so the expression holds this one, not a copy of its arrays.
-        snapshot = self._block
-        return MatrixExpression("identity", (self,), self.dtype, self._nrows, self._ncols,
+        snapshot = self._d.block
+        return MatrixExpression("identity", (self,), self.dtype, self.nrows, self.ncols,
                                 lambda mask, opts: snapshot, self.grid,
-                                symmetric=self._symmetric)
+                                symmetric=self._d.is_symmetric)
 
     def _assign_scalar(self, value, mask, accum, replace):
         """``A(mask) << scalar``: the scalar at every position the (structural) mask allows."""
@@ -590,19 +497,17 @@ class Matrix(Container):
         if mask is None or mask.complement:
             raise NotImplementedException("Assigning a scalar to a Matrix needs a "
                                           "non-complemented mask")
-        m = mask.parent._block
-        keys = m.keys() if mask.structure else m.keys()[m.values != 0]
+        keys = mask.block_mask().keys()
         t_type = scalar_dtype(value)
         if accum is not None:
             check_domain(accum, self.dtype, t_type)
-        if not replace and self._block.can_pend(len(keys)):
+        if not replace:
             # T is the scalar at every position the mask allows, so the write sets those
             # positions and leaves the rest (a visited set's ``V(F.S) << True``): pending.
-            values = np.full(len(keys), value, dtype=t_type.np_type)
-            self._install(self._block.upserted(keys, values, accum))
+            self._d.upsert(keys, np.full(len(keys), value, dtype=t_type.np_type), accum)
             return
         snapshot = (keys, np.full(len(keys), value, dtype=t_type.np_type))
-        expr = MatrixExpression("assign", (self,), t_type, self._nrows, self._ncols,
+        expr = MatrixExpression("assign", (self,), t_type, self.nrows, self.ncols,
                                 lambda mask, opts: snapshot, self.grid)
         self._update(expr, mask, accum, replace, {})
 
@@ -648,7 +553,7 @@ class Matrix(Container):
         the same before and after."""
         if how not in ("materialize", "complete"):
             raise ValueError(f'`how` argument must be "materialize" or "complete"; got {how!r}')
-        self._block.settle()
+        self._d.block.settle()
         return self
 
     @collective
@@ -660,7 +565,7 @@ class Matrix(Container):
 
     # ---- element-wise ----
     def _ewise_local(self, other, binop, kind, types, out_type, defaults):
-        a, b = self._block, other._block
+        a, b = self._d.block, other._d.block
         if binop.index_aware:
             return _positional_ewise(self, other, binop, kind, types, defaults, out_type)
         if a.shares_structure(b):
@@ -687,41 +592,18 @@ class Matrix(Container):
         return matmul(other, self)
 
     def _select_values(self, op, thunk):
-        return backends.run("select_values", self._block, op, thunk)
+        return backends.run("select_values", self._d.block, op, thunk)
 
     # ---- reductions ----
     def _reduce_axis(self, op, axis):
         mon = as_op(op, "monoid")
         out_type = check_domain(mon, self.dtype)
         a = self
-        n = self._nrows if axis == "row" else self._ncols
+        n = self.nrows if axis == "row" else self.ncols
 
         def compute(mask, opts):
-            from ..distributed.exchange import fold_segment
-
-            b = a._block
-            if b.nvals and b.is_iso and _idempotent(mon):
-                # One value x in every entry and x (+) x = x: each line with entries reduces
-                # to x, found from the pointers, O(lines) (a visited set's lor by rows).
-                ids, ptr = b.pointers("rows" if axis == "row" else "cols")
-                counts = np.diff(ptr)
-                idx = ids[counts > 0] if ids is not None else np.flatnonzero(counts)
-                vals = np.full(len(idx), b.values[0], dtype=out_type.np_type)
-            elif axis == "row":
-                # each row in python-graphblas's order at one process: SuiteSparse's own, or
-                # numpy's in that order (semirings/_ordered.py)
-                idx, vals = backends.run("reduce_rows", b, mon, out_type.np_type,
-                                         bitmap=held_as_bitmap(a.shape, a.nvals))
-            else:
-                ids, ptr, _, vals = b.by_cols()
-                counts = np.diff(ptr)
-                cols = np.repeat(np.arange(len(counts), dtype=np.int64) if ids is None
-                                 else ids, counts)
-                idx, vals = reduce_sorted(cols, vals, mon)
-            vals = vals.astype(out_type.np_type, copy=False)
-            idx, vals, _ = fold_segment(a.grid, n, idx, vals, mon, out_type.np_type, axis)
-            lo, hi = a.grid.piece(n)
-            return Piece.from_entries(hi - lo, idx, vals, out_type.np_type)
+            return a._d.reduced(axis, mon, out_type, bitmap=axis == "row" and held_as_bitmap(
+                a.shape, a.nvals))
 
         name = "reduce_rowwise" if axis == "row" else "reduce_columnwise"
         return VectorExpression(name, (self, mon), out_type, n, compute, self.grid)
@@ -760,49 +642,8 @@ class Matrix(Container):
         return mxm_expression(self, other, op)
 
     def _transpose_entries(self):
-        """Collective. This rank's block of A^T, a Block.
-
-        Entries leave in column-major (CSC) order, which is row-major for A^T, so what arrives
-        from each rank is already sorted; on a 1 x C grid the sources hold disjoint row ranges
-        of A^T and their concatenation is the CSR as it stands."""
-        b = self._block
-        grid = self.grid
-        if self._symmetric:
-            # A^T = A, and a square matrix's blocks lie the same way on any grid.
-            return b
-        if grid.nprocs == 1:
-            # The block is the whole matrix and its CSC is A^T's CSR.
-            return backends.run("transpose_block", b)
-        ids, ptr, r, v = b.by_cols()
-        counts = np.diff(ptr)
-        here = np.arange(len(counts), dtype=np.int64) if ids is None else ids
-        c_local = np.repeat(here, counts)
-        # The owner of A^T's entry (c, r): a grid row from c, a grid column from r. Every column
-        # c of this block has one grid row, so it is found per column, not per entry; r meets
-        # only the few column blocks its row block spans.
-        grid_row = grid.row_block_of(self._ncols, self._col_lo + here).astype(np.int16)
-        col_bounds = [grid.col_block(self._nrows, j)[0] for j in range(1, grid.ncols)]
-        grid_col = np.searchsorted(np.array(col_bounds, dtype=np.int64) - self._row_lo, r,
-                                   side="right").astype(np.int16)
-        owners = np.repeat(grid_row * np.int16(grid.ncols), counts) + grid_col
-        lo_r, hi_r = grid.row_block(self._ncols)
-        lo_c, hi_c = grid.col_block(self._nrows)
-        if keys_fit(self._ncols, self._nrows):
-            # One global key per entry travels instead of a row and a column: a third less
-            # volume.
-            keys, vals = redist.to_owners(grid, owners, (c_local + self._col_lo) *
-                                          self._nrows + r + self._row_lo, v)
-            if len(keys) > 1 and not (keys[1:] > keys[:-1]).all():
-                keys, vals = _sort_keys(keys, vals)
-            rows, cols = np.divmod(keys, self._nrows)
-        else:
-            rows, cols, vals = redist.to_owners(grid, owners, c_local + self._col_lo,
-                                                r + self._row_lo, v)
-            order = np.lexsort((cols, rows))
-            rows, cols, vals = rows[order], cols[order], vals[order]
-        rows -= lo_r
-        cols -= lo_c
-        return Block.from_coo(hi_r - lo_r, hi_c - lo_c, rows, cols, vals)
+        """Collective. This rank's block of A^T, a Block (``DistMatrix.transposed_block``)."""
+        return self._d.transposed_block()
 
     # ---- shape (shape.py) ----
     def kronecker(self, other, op=binary.times):
@@ -829,9 +670,7 @@ class Matrix(Container):
         """Collective. Change the shape in place: entries outside it are dropped, the others
         move to their owners under the new shape."""
         nrows, ncols = _shape.dimension(nrows, "nrows"), _shape.dimension(ncols, "ncols")
-        self._install(_shape.resized_block(self, nrows, ncols))
-        self._nrows, self._ncols = nrows, ncols
-        self._row_lo, self._col_lo = self.grid.row_block(nrows)[0], self.grid.col_block(ncols)[0]
+        self._d.resized(nrows, ncols, _shape.resized_block(self, nrows, ncols))
 
     @collective
     def build(self, rows, columns, values, *, dup_op=None, clear=False, nrows=None,
@@ -839,7 +678,7 @@ class Matrix(Container):
         """Collective. ``from_coo``'s entries into this Matrix, which must be empty
         (``clear=True`` empties it first; ``nrows``, ``ncols`` resize it)."""
         shape = None if nrows is None and ncols is None else \
-            (self._nrows if nrows is None else nrows, self._ncols if ncols is None else ncols)
+            (self.nrows if nrows is None else nrows, self.ncols if ncols is None else ncols)
         _build.build(self, (rows, columns, values), dup_op, clear, shape)
 
     @collective
@@ -853,7 +692,7 @@ class Matrix(Container):
         ``ncols`` (A's shape by default), entries moved outside dropped: a lazy expression,
         collective when computed (one alltoallv)."""
         return _shape.reposition(self, (row_offset, column_offset), (
-            self._nrows if nrows is None else nrows, self._ncols if ncols is None else ncols))
+            self.nrows if nrows is None else nrows, self.ncols if ncols is None else ncols))
 
     # CSR, CSC, DCSR, DCSC, nested dicts and edge lists in and out, whole on every rank
     # (formats.py)
@@ -871,19 +710,6 @@ class Matrix(Container):
     random = classmethod(_random.matrix_random)
 
 
-def _idempotent(mon):
-    """Whether ``mon`` is a builtin monoid with ``x (+) x = x`` for every x."""
-    return any(getattr(monoid, name, None) is mon
-               for name in ("min", "max", "any", "lor", "land", "bor", "band"))
-
-
-def _keeps(op, value):
-    """Whether ``op(v, v) == v`` for the one-element array ``value``: then any run of repeats
-    of v combines to v (min, max, any, first, ... but not plus)."""
-    with np.errstate(all="ignore"):
-        return bool(np.all(op.evaluate(value, value) == value))
-
-
 def _paired_values(a, b, binop, types, out_type):
     """``op(a, b)`` of two blocks with one structure, as a block on that structure. Two iso
     blocks give an iso block: the op runs once."""
@@ -895,46 +721,20 @@ def _paired_values(a, b, binop, types, out_type):
     return a.with_values(values.astype(out_type.np_type, copy=False))
 
 
-def _sort_keys(keys, vals, *, stable=True):
-    """Sort entries by key; ``stable=False`` (faster) where keys are unique. The values come
-    back as a new array (a new block takes them over), unless they are one scalar broadcast
-    (a pattern): they need no reordering, and the keys, this caller's own array, are then
-    sorted in place, with no permutation held.
-
-    Keys that come as a few sorted runs (a file written sorted by rows, read in ranges and
-    exchanged; a generator's batches) are kept when in order and otherwise merged by the
-    stable sort, which finds the runs; keys in no order take the faster unstable sort."""
-    descents = np.count_nonzero(keys[1:] < keys[:-1]) if len(keys) > 1 else 0
-    broadcast = vals.ndim == 1 and vals.strides == (0,)
-    if descents == 0:
-        # The block takes the values over (``Block.sole``): never the caller's array.
-        return keys, vals if broadcast else vals.copy()
-    stable = stable or descents * _FEW_RUNS < len(keys)
-    if broadcast:
-        keys.sort(kind="stable" if stable else None)
-        return keys, vals
-    order = np.argsort(keys, kind="stable" if stable else None)
-    return keys[order], vals[order]
-
-
-# Keys with fewer than one descent in this many are merged as runs (see _sort_keys).
-_FEW_RUNS = 256
-
-
 def _positional_ewise(a, b, binop, kind, types, defaults, out_type):
     """This rank's block of an element-wise op whose value is where the entry sits (firsti,
     secondj, ...): the same for both operands. Where only one operand has an entry, ewise_add
     keeps its value (cast), as GraphBLAS does; ewise_union applies the op everywhere."""
 
     def structure(kind):
-        block = backends.run("ewise_block", a._block, b._block, binary.first, kind, types,
+        block = backends.run("ewise_block", a._d.block, b._d.block, binary.first, kind, types,
                              out_type.np_type, defaults)
         return block if isinstance(block, Block) else \
-            Block.from_keys(a._block.nrows, a._block.ncols, *block)
+            Block.from_keys(a._d.block.nrows, a._d.block.ncols, *block)
 
     block = structure(kind)
     both = structure("mult") if kind == "add" else block
-    rows, cols = both.rows + a._row_lo, both.cols + a._col_lo
+    rows, cols = both.rows + a._d.row_offset, both.cols + a._d.col_offset
     zeros = np.zeros(len(rows), dtype=np.int64)
     positions = binop.evaluate(zeros, zeros, rows, cols, rows, cols)
     values = block.values.astype(out_type.np_type)

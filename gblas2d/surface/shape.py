@@ -25,6 +25,7 @@ from .expr import (
     check_domain,
     check_size,
     ewise_input_types,
+    product_compute,
 )
 from .inputs import type_name
 
@@ -223,7 +224,7 @@ def power(A, n, op):
             return A.block
         left, right = _power_factors(A, n, sr, opts)
         # The last product alone sees the output's mask.
-        return MatMat(left, right, sr, check_domain).compute(mask, opts)
+        return product_compute(MatMat(left.dist, right.dist, sr, check_domain))(mask, opts)
 
     return MatrixExpression("power", (A, n, sr), A.dtype, A.nrows, A.ncols, compute, A.grid)
 

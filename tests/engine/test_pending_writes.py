@@ -202,3 +202,25 @@ def test_a_large_matrix_written_under_a_small_mask(seed, nrows, ncols, dtype, ma
         want(mask=mask_of(q.G, mask_kind), accum=accum and G.binary.plus,
              replace=replace) << b.G
     assert_same_matrix(got, want, what=f"{how} {mask_kind} accum={accum} replace={replace}")
+
+
+def test_a_write_that_reaches_some_ranks_only_keeps_every_rank_in_step():
+    """A write whose entries land on one rank's block still gives every rank a new block, so
+    what ranks cache of collective values (a product's degrees) stays the same everywhere:
+    the products after it make the same collectives on every rank (a hang otherwise)."""
+    A = gb.generators.grid_graph(20, 20)
+    r, c, v = A.to_coo()
+    B = G.Matrix.from_coo(r, c, v, nrows=A.nrows, ncols=A.ncols)
+    for L, M in ((gb, A), (G, B)):
+        x = L.Vector.from_coo([0, 210], 1.0, size=M.nrows)
+        seen = L.Vector.from_coo([0, 210], True, size=M.nrows)
+        w = L.Vector(float, M.nrows)
+        w(~seen.S, replace=True) << x.vxm(M, L.semiring.plus_times)
+        F = L.Matrix.from_coo([0], [1], 1.0, nrows=M.nrows, ncols=M.ncols)
+        M(accum=L.binary.plus) << F  # one entry: one rank's block
+        w(~seen.S, replace=True) << x.vxm(M, L.semiring.plus_times)
+        if L is gb:
+            ours = w
+        else:
+            assert_same_vector(ours, w)
+    assert_same_matrix(A, B)

@@ -512,7 +512,7 @@ def test_matrix_ewise_of_one_structure(method, partner, n, seed, dtype, opname, 
     ours, theirs = _one_structure_operands(gb, A, partner, dtype), \
         _one_structure_operands(G, G_A, partner, dtype)
     assume(g_accepts(lambda: e(G, *theirs).new()))
-    assert ours[0]._block.shares_structure(ours[1]._block)
+    assert ours[0].block.shares_structure(ours[1].block)
     assert_same_matrix(e(gb, *ours).new(), e(G, *theirs).new(),
                        what=f"ewise_{method} {opname} {dtype} with {partner}")
 

@@ -1,0 +1,306 @@
+"""The 2D layer's matrix: what a distributed Matrix is, apart from python-graphblas's surface.
+
+A ``DistMatrix`` holds this rank's block (rows of row block i, columns of column block j,
+``grid.row_block`` and ``grid.col_block``), where the block starts, the number of entries every
+rank agreed on, and whether the matrix is known to equal its transpose. It owns the one write
+``C<M, accum, replace> = T``, with its shortcuts for a few entries written into many (left
+pending in the block, ``Block.upserted``), the build from entries, the row and column
+reductions and the transpose: each rank computes its new block, one world step agrees success
+and the new nvals, and only then is the block installed, so a failure on any rank leaves the
+matrix unchanged on every rank.
+
+The products read it; the surface's ``Matrix`` holds one and adds python-graphblas's behaviour
+(expressions, infix, views, reprs).
+"""
+
+import numpy as np
+
+from ..exceptions import InvalidValue
+from ..local import backends
+from ..local.block import Block, BlockMask
+from ..local.keys import keys_fit, reduce_sorted
+from ..local.piece import Piece
+from ..semirings import monoid as builtin_monoids
+from . import redistribute as redist
+from .exchange import fold_segment
+
+__all__ = ["DistMatrix"]
+
+
+class DistMatrix:
+    """One rank's part of a distributed matrix (see the module docstring).
+
+    Parameters
+    ----------
+    grid : Grid
+    nrows, ncols : int
+        The shape, replicated.
+    dtype : DataType
+    """
+
+    __slots__ = ("grid", "nrows", "ncols", "dtype", "row_offset", "col_offset", "block",
+                 "nvals", "is_symmetric")
+
+    def __init__(self, grid, nrows, ncols, dtype):
+        self.grid, self.nrows, self.ncols, self.dtype = grid, nrows, ncols, dtype
+        self.row_offset, row_hi = grid.row_block(nrows)
+        self.col_offset, col_hi = grid.col_block(ncols)
+        # An empty block is hypersparse: O(1) memory whatever the dimensions.
+        self.block = Block.empty(row_hi - self.row_offset, col_hi - self.col_offset,
+                                 dtype.np_type)
+        self.nvals = 0  # agreed by every rank
+        # Known to equal its transpose (a symmetric generator or Matrix Market file): A^T is
+        # then A's own blocks, with no all-to-all. Every write forgets it.
+        self.is_symmetric = False
+
+    @property
+    def shape(self):
+        return (self.nrows, self.ncols)
+
+    def install(self, block):
+        """Collective. Install a new block once every rank has computed its own. A rank that
+        failed makes that step with its flag (the comm layer's drain), so every rank raises
+        and the matrix is left unchanged. The step is final: what follows cannot fail, so a
+        public call that ends here needs no step of its own."""
+        dtype = self.dtype.np_type
+        if block.has_pending and block.dtype != dtype:
+            block.settle()  # (cast below, as a whole array)
+        if not block.has_pending:
+            # (a block with pending writes holds its base's arrays, of this type already)
+            if block.is_iso:
+                # One value for every entry (a pattern) stays one value: 8 bytes an entry.
+                values = block.values if block.values.dtype == dtype else np.broadcast_to(
+                    block.values[:1].astype(dtype), block.values.shape)
+            else:
+                values = np.ascontiguousarray(block.values, dtype=dtype)
+            block = block if values is block.values else block.with_values(values)
+            # The backend takes the new block's arrays over as its own copy, with no copy.
+            backends.adopt(block)
+        # within_mask spoke of the write that made the block, not of writes that copy it.
+        block.within_mask = False
+        total = self.grid.comm.step([block.nvals], final=True)[0]
+        self.block = block
+        self.nvals = int(total)
+        self.is_symmetric = False
+
+    def mark_symmetric(self):
+        """Local. Declare that the matrix equals its transpose (every rank calls it, or
+        none)."""
+        self.is_symmetric = True
+        if self.grid.nprocs == 1:
+            # The block is the whole matrix: its CSR is also its CSC.
+            self.block.symmetric = True
+
+    def fill(self, entries, dup, dup_monoid):
+        """Collective. Set the block from local entry keys (row * ncols + col) and values,
+        duplicates combined with the BinaryOp ``dup`` through ``dup_monoid`` (``dup`` None:
+        refused, InvalidValue). ``entries`` is a list [keys, values] that this method empties,
+        so that each array is freed as soon as its successor exists."""
+        keys, values = entries
+        entries.clear()
+        # Only a non-commutative dup (first, second, minus) needs duplicates kept in input
+        # order; otherwise the faster unstable sort will do.
+        keys, values = sort_keys(keys, values, stable=dup is not None and not dup.commutative)
+        if len(keys) > 1 and (keys[1:] == keys[:-1]).any():
+            if dup is None:
+                raise InvalidValue("Duplicate indices found; give dup_op to combine them")
+            if values.strides == (0,) and _keeps(dup, values[:1]):
+                # One value broadcast (a pattern) whose repeats combine to itself: the unique
+                # keys keep it, with no array of values built and reduced.
+                first = np.empty(len(keys), dtype=bool)
+                first[0] = True
+                np.not_equal(keys[1:], keys[:-1], out=first[1:])
+                # a mask, not positions: one byte an entry beside the keys, not eight
+                keys = keys[first]
+                values = np.broadcast_to(values[:1], keys.shape)
+            else:
+                keys, values = reduce_sorted(keys, values, dup_monoid)
+        block = Block.from_keys(self.block.nrows, self.block.ncols, keys, values)
+        # The keys go before install makes the values a whole array (the build's peak).
+        keys = values = None
+        self.install(block)
+
+    def write(self, t, mask, accum, replace, *, symmetric=False):
+        """Collective. ``C<M, replace> = accum(C, T)`` with this rank's block ``t`` of T (a
+        Block, or sorted keys and values), ``mask`` a ``BlockMask`` or None, ``accum`` a
+        BinaryOp or None; ``symmetric``: T is known to equal its transpose."""
+        c = self.block
+        if mask is not None and not mask.complement and isinstance(t, Block):
+            # A plain mask of few entries: T is read at its positions alone, O(k log nnz(T))
+            # (``A.dup(mask=Q.S)``, ``A(Q.S) << B``), and what T has there is all it gives.
+            allowed = mask.keys()
+            if t.can_pend(len(allowed)):
+                found, values = t.lookup(allowed)
+                t = allowed[found], values[found]
+                if accum is None and (replace or self.nvals == 0):
+                    # C becomes T's entries inside the mask: a small block of its own
+                    self.install(Block.from_keys(c.nrows, c.ncols, *t))
+                    return
+                if accum is None and c.can_pend(len(allowed)):
+                    # C<M> = T sets T's entries and deletes C's others inside the mask: where
+                    # C has none there to delete, the write is T's entries, left pending
+                    had = c.lookup(allowed)[0]
+                    if not (had & ~found).any():
+                        self.install(c.upserted(*t))
+                        return
+        if accum is not None and not (mask is not None and replace) and \
+                c.can_pend(t.nvals if isinstance(t, Block) else len(t[0])):
+            # A few entries accumulated into many: C keeps all of its own, so T's allowed
+            # entries are updates and additions, left pending (``Block.upserted``).
+            keys, values = (t.keys(), t.values) if isinstance(t, Block) else t
+            if mask is not None:
+                keep = mask.allows(keys)
+                keys, values = keys[keep], values[keep]
+            self.install(c.upserted(keys, values, accum))
+            return
+        if isinstance(t, Block) and accum is None and (mask is None or (
+                t.within_mask and (replace or self.nvals == 0))):
+            # A whole new block replaces the old one: installed as it is, arrays and all.
+            block = t
+        else:
+            if not isinstance(t, Block):
+                t = Block.from_keys(c.nrows, c.ncols, *t)
+            block = backends.run("write_block", c, t, mask, accum, replace,
+                                 self.dtype.np_type)
+        self.install(block)
+        if symmetric and mask is None and accum is None:
+            self.mark_symmetric()
+
+    def upsert(self, keys, values, accum=None):
+        """Collective. The entries at the sorted unique local ``keys`` set to ``values`` (or
+        accumulated into), the others kept: pending in the block where they are few."""
+        c = self.block
+        if c.can_pend(len(keys)):
+            self.install(c.upserted(keys, values, accum))
+        else:
+            # C<T.S> = accum(C, T): T's own structure is the mask, so C is kept elsewhere
+            t = Block.from_keys(c.nrows, c.ncols, keys, values)
+            self.install(backends.run("write_block", c, t, BlockMask(t, True, False), accum,
+                                      False, self.dtype.np_type))
+
+    def clear(self):
+        """Local. No entries (nvals 0 on every rank, as every rank calls it)."""
+        b = self.block
+        self.block = Block.empty(b.nrows, b.ncols, b.values.dtype)
+        self.nvals = 0
+        self.is_symmetric = False
+
+    def resized(self, nrows, ncols, block):
+        """Collective. The matrix over ``nrows`` x ``ncols``, holding ``block`` (this rank's
+        block of the new shape)."""
+        self.install(block)
+        self.nrows, self.ncols = nrows, ncols
+        self.row_offset = self.grid.row_block(nrows)[0]
+        self.col_offset = self.grid.col_block(ncols)[0]
+
+    def reduced(self, axis, mon, out_type, *, bitmap=False):
+        """Collective (a fold along the grid row for "row", the grid column for "col"). This
+        rank's Piece of the reduction of every row or column with ``mon``; ``bitmap``: the
+        order python-graphblas folds a matrix it holds as a bitmap in."""
+        b = self.block
+        if b.nvals and b.is_iso and _idempotent(mon):
+            # One value x in every entry and x (+) x = x: each line with entries reduces to x,
+            # found from the pointers, O(lines) (a visited set's lor by rows).
+            ids, ptr = b.pointers("rows" if axis == "row" else "cols")
+            counts = np.diff(ptr)
+            idx = ids[counts > 0] if ids is not None else np.flatnonzero(counts)
+            vals = np.full(len(idx), b.values[0], dtype=out_type.np_type)
+        elif axis == "row":
+            # each row in python-graphblas's order at one process: SuiteSparse's own, or
+            # numpy's in that order (semirings/_ordered.py)
+            idx, vals = backends.run("reduce_rows", b, mon, out_type.np_type, bitmap=bitmap)
+        else:
+            ids, ptr, _, vals = b.by_cols()
+            counts = np.diff(ptr)
+            cols = np.repeat(np.arange(len(counts), dtype=np.int64) if ids is None else ids,
+                             counts)
+            idx, vals = reduce_sorted(cols, vals, mon)
+        n = self.nrows if axis == "row" else self.ncols
+        vals = vals.astype(out_type.np_type, copy=False)
+        idx, vals, _ = fold_segment(self.grid, n, idx, vals, mon, out_type.np_type, axis)
+        lo, hi = self.grid.piece(n)
+        return Piece.from_entries(hi - lo, idx, vals, out_type.np_type)
+
+    def transposed_block(self):
+        """Collective. This rank's block of A^T, a Block.
+
+        Entries leave in column-major (CSC) order, which is row-major for A^T, so what arrives
+        from each rank is already sorted; on a 1 x C grid the sources hold disjoint row ranges
+        of A^T and their concatenation is the CSR as it stands."""
+        b = self.block
+        grid = self.grid
+        if self.is_symmetric:
+            # A^T = A, and a square matrix's blocks lie the same way on any grid.
+            return b
+        if grid.nprocs == 1:
+            # The block is the whole matrix and its CSC is A^T's CSR.
+            return backends.run("transpose_block", b)
+        ids, ptr, r, v = b.by_cols()
+        counts = np.diff(ptr)
+        here = np.arange(len(counts), dtype=np.int64) if ids is None else ids
+        c_local = np.repeat(here, counts)
+        # The owner of A^T's entry (c, r): a grid row from c, a grid column from r. Every column
+        # c of this block has one grid row, so it is found per column, not per entry; r meets
+        # only the few column blocks its row block spans.
+        grid_row = grid.row_block_of(self.ncols, self.col_offset + here).astype(np.int16)
+        col_bounds = [grid.col_block(self.nrows, j)[0] for j in range(1, grid.ncols)]
+        grid_col = np.searchsorted(np.array(col_bounds, dtype=np.int64) - self.row_offset, r,
+                                   side="right").astype(np.int16)
+        owners = np.repeat(grid_row * np.int16(grid.ncols), counts) + grid_col
+        lo_r, hi_r = grid.row_block(self.ncols)
+        lo_c, hi_c = grid.col_block(self.nrows)
+        if keys_fit(self.ncols, self.nrows):
+            # One global key per entry travels instead of a row and a column: a third less
+            # volume.
+            keys, vals = redist.to_owners(grid, owners, (c_local + self.col_offset) *
+                                          self.nrows + r + self.row_offset, v)
+            if len(keys) > 1 and not (keys[1:] > keys[:-1]).all():
+                keys, vals = sort_keys(keys, vals)
+            rows, cols = np.divmod(keys, self.nrows)
+        else:
+            rows, cols, vals = redist.to_owners(grid, owners, c_local + self.col_offset,
+                                                r + self.row_offset, v)
+            order = np.lexsort((cols, rows))
+            rows, cols, vals = rows[order], cols[order], vals[order]
+        rows -= lo_r
+        cols -= lo_c
+        return Block.from_coo(hi_r - lo_r, hi_c - lo_c, rows, cols, vals)
+
+
+def _keeps(op, value):
+    """Whether ``op(v, v) == v`` for the one-element array ``value``: then any run of repeats
+    of v combines to v (min, max, any, first, ... but not plus)."""
+    with np.errstate(all="ignore"):
+        return bool(np.all(op.evaluate(value, value) == value))
+
+
+def _idempotent(mon):
+    """Whether ``mon`` is a builtin monoid with ``x (+) x = x`` for every x."""
+    return any(getattr(builtin_monoids, name, None) is mon
+               for name in ("min", "max", "any", "lor", "land", "bor", "band"))
+
+
+def sort_keys(keys, vals, *, stable=True):
+    """Sort entries by key; ``stable=False`` (faster) where keys are unique. The values come
+    back as a new array (a new block takes them over), unless they are one scalar broadcast
+    (a pattern): they need no reordering, and the keys, this caller's own array, are then
+    sorted in place, with no permutation held.
+
+    Keys that come as a few sorted runs (a file written sorted by rows, read in ranges and
+    exchanged; a generator's batches) are kept when in order and otherwise merged by the
+    stable sort, which finds the runs; keys in no order take the faster unstable sort."""
+    descents = np.count_nonzero(keys[1:] < keys[:-1]) if len(keys) > 1 else 0
+    broadcast = vals.ndim == 1 and vals.strides == (0,)
+    if descents == 0:
+        # The block takes the values over (``Block.sole``): never the caller's array.
+        return keys, vals if broadcast else vals.copy()
+    stable = stable or descents * _FEW_RUNS < len(keys)
+    if broadcast:
+        keys.sort(kind="stable" if stable else None)
+        return keys, vals
+    order = np.argsort(keys, kind="stable" if stable else None)
+    return keys[order], vals[order]
+
+
+# Keys with fewer than one descent in this many are merged as runs (see sort_keys).
+_FEW_RUNS = 256
