@@ -463,10 +463,14 @@ def _accepts_ewise_block(a, b, binop, kind, in_types, out_type, defaults):
 def _accepts_reduce_rows(block, monoid, out_dtype, *, bitmap=False):
     # A builtin monoid on a block SuiteSparse holds sparse, as python-graphblas holds such a
     # matrix; one it would hold as a bitmap folds in index order, numpy's.
-    builtin = getattr(builtin_monoids, monoid.name, None) is monoid and \
-        hasattr(grb.monoid, monoid.name)
-    return builtin and not bitmap and bool(block.nvals) and _native(block.values.dtype) and \
-        _native(out_dtype)
+    if getattr(builtin_monoids, monoid.name, None) is not monoid or bitmap or \
+            not block.nvals or block.values.dtype != out_dtype or not _native(out_dtype):
+        return False
+    try:
+        getattr(grb.monoid, monoid.name)[np.dtype(out_dtype).name]
+    except (AttributeError, KeyError, TypeError):
+        return False  # (plus over BOOL, say: python-graphblas has none)
+    return True
 
 
 def _accepts_transpose_block(block):
