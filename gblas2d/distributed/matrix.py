@@ -126,10 +126,11 @@ class DistMatrix:
         BinaryOp or None; ``symmetric``: T is known to equal its transpose."""
         c = self.block
         if mask is not None and not mask.complement and isinstance(t, Block):
-            # A plain mask of few entries: T is read at its positions alone, O(k log nnz(T))
-            # (``A.dup(mask=Q.S)``, ``A(Q.S) << B``), and what T has there is all it gives.
+            # A plain mask of few entries (for T or for C): T is read at its positions alone,
+            # O(k log nnz(T)) (``A.dup(mask=Q.S)``, ``A(Q.S) << B``, ``A(Q.V) << Q``), and
+            # what T has there is all it gives.
             allowed = mask.keys()
-            if t.can_pend(len(allowed)):
+            if t.can_pend(len(allowed)) or c.can_pend(len(allowed)) and len(t.cols):
                 found, values = t.lookup(allowed)
                 t = allowed[found], values[found]
                 if accum is None and (replace or self.nvals == 0):

@@ -93,7 +93,7 @@ def _local(ix, lo, n):
     ix = np.atleast_1d(ix)
     mine = ix[(ix >= lo) & (ix < lo + n)]
     increasing = len(mine) < 2 or np.all(mine[1:] > mine[:-1])
-    return (mine if increasing else np.unique(mine)) - lo
+    return (mine if increasing else unique_sorted(mine)) - lo
 
 
 def _member(positions, ix):
@@ -102,7 +102,7 @@ def _member(positions, ix):
         return positions == ix
     if isinstance(ix, range):
         return (positions >= ix.start) & (positions < ix.stop)
-    named = np.unique(ix)
+    named = unique_sorted(ix)
     at = np.clip(np.searchsorted(named, positions), 0, max(len(named) - 1, 0))
     return named[at] == positions if len(named) else np.zeros(len(positions), dtype=bool)
 

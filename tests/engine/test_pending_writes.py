@@ -36,7 +36,8 @@ EXAMPLES = settings(phases=[Phase.explicit, Phase.reuse, Phase.generate], max_ex
 # The ops an accumulation or an ewise_add takes here: commutative (plus, min, max, lor) and
 # not (first, second, minus), each in python-graphblas under the same name.
 OPS = ["plus", "min", "max", "first", "second", "minus"]
-WRITES = ["assign_scalar", "assign_region", "accumulate", "ewise_add_left", "ewise_add_right"]
+WRITES = ["assign_scalar", "assign_region", "accumulate", "ewise_add_left", "ewise_add_right",
+          "ewise_mult_left", "ewise_mult_right"]
 READS = ["nvals", "reduce_rows", "mxv", "wait", "none"]
 
 
@@ -66,7 +67,13 @@ def _write(L, c, kind, small, op_name, mask_kind, value):
         return c
     if kind == "ewise_add_left":
         return c.ewise_add(small, op).new()
-    return small.ewise_add(c, op).new()
+    if kind == "ewise_add_right":
+        return small.ewise_add(c, op).new()
+    # the few entries both have, then accumulated back into C (the chain goes on from C)
+    few = c.ewise_mult(small, op).new() if kind == "ewise_mult_left" else \
+        small.ewise_mult(c, op).new()
+    c(accum=op) << few
+    return c
 
 
 def _read(L, c, kind, x):
