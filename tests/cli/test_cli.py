@@ -24,7 +24,6 @@ import pytest
 import scipy.io
 from scipy.sparse import csgraph
 
-from gblas2d.cli import main
 from gblas2d.cli.algorithms import ALGORITHMS
 from gblas2d.cli.progress import Progress
 
@@ -45,22 +44,6 @@ def gblas2d(*args, nprocs=1, timeout=240):
         cmd = [mpiexec, "-n", str(nprocs), *cmd]
     return subprocess.run(cmd, cwd=ROOT, env=ENV, capture_output=True, text=True,
                           timeout=timeout)
-
-
-@pytest.fixture
-def command(monkeypatch, capsys):
-    """The command in this process: ``command(*args)`` gives (exit code, stdout, stderr)."""
-    monkeypatch.delenv("GBLAS2D_GRID", raising=False)
-
-    def call(*args):
-        try:
-            code = main([str(a) for a in args])
-        except SystemExit as exc:
-            code = exc.code
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return call
 
 
 def read_result(path):

@@ -9,7 +9,6 @@ import pytest
 from test_cli import KARATE, gblas2d
 
 import gblas2d as gb
-from gblas2d.cli import main
 
 CODE = textwrap.dedent('''\
     def params(A, k, scale=1.0, mode="slow", sources=()):
@@ -21,22 +20,6 @@ CODE = textwrap.dedent('''\
     def same(A):
         return A
 ''')
-
-
-@pytest.fixture
-def command(monkeypatch, capsys):
-    """The command in this process: ``command(*args)`` gives (exit code, stdout, stderr)."""
-    monkeypatch.delenv("GBLAS2D_GRID", raising=False)
-
-    def call(*args):
-        try:
-            status = main([str(a) for a in args])
-        except SystemExit as exc:
-            status = exc.code
-        out, err = capsys.readouterr()
-        return status, out, err
-
-    return call
 
 
 @pytest.fixture
