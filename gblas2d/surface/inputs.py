@@ -53,7 +53,9 @@ def axis_index(index, size, *, ranges=False):
         if ranges and span.step == 1:
             return span
         return np.arange(span.start, span.stop, span.step, dtype=np.int64)
-    if hasattr(index, "value") and getattr(index, "shape", ()) == ():
+    # (a Scalar has a value and no shape; a Mask has a value flag and a parent)
+    if hasattr(index, "value") and getattr(index, "shape", ()) == () and \
+            not hasattr(index, "parent"):
         if np.dtype(index.dtype.np_type).kind not in "iu":
             raise TypeError(f"An integer is required for indexing, got {index.dtype}")
         index = index.value

@@ -189,6 +189,15 @@ def test_a_mask_reads_as_python_graphblas_reads_it(kind):
     assert allowed(gb, ours & bool_) == allowed(G, theirs & tbool)
 
 
+@pytest.mark.parametrize("kind", MASKS)
+def test_a_mask_is_no_index(kind):
+    """A mask has a ``value`` flag, not a value: as an index it is refused as python-graphblas
+    refuses it, and not read as a Scalar."""
+    for v, _ in theirs_and_ours(masks):
+        with pytest.raises(TypeError, match="Invalid type for index"):
+            v[mask_of(v, kind)].new()
+
+
 # ---- 5. graphblas.core ----
 def test_core_names_client_code_imports():
     def make(L):
