@@ -214,6 +214,8 @@ class BinaryOp(Operator):
         self._result = result
         self.index_aware = index_aware
         self.commutative = commutative
+        # {(fixed type, x's dtype, y's dtype): (input, output numpy types)}, for ``evaluate``
+        self._types = {}
         # The untyped op's monoid, set by the catalogue (``binary.plus.monoid = monoid.plus``)
         # when this op has an identity; shared with the typed copies.
         self._monoid = [None]
@@ -243,16 +245,23 @@ class BinaryOp(Operator):
     def evaluate(self, x, y, ia=None, ja=None, ib=None, jb=None):
         """Products of ``x`` and ``y`` (same length; numpy's or cupy's arrays: ``_arrays``);
         index arrays only for index-aware ops."""
-        t = self.input_type(lookup_dtype(x.dtype), lookup_dtype(y.dtype))
-        x = x.astype(t.np_type, copy=False)
-        y = y.astype(t.np_type, copy=False)
+        # The input and output types of these operands, worked out once per pair of types:
+        # the lookups cost more than the op on a write's few entries.
+        key = (self.type, x.dtype, y.dtype)
+        types = self._types.get(key)
+        if types is None:
+            t = self.input_type(lookup_dtype(x.dtype), lookup_dtype(y.dtype))
+            types = self._types[key] = (t.np_type, self.output_type(t, t).np_type)
+        in_type, out_type = types
+        x = x.astype(in_type, copy=False)
+        y = y.astype(in_type, copy=False)
         with np.errstate(all="ignore"):
             out = self.func(x, y, ia, ja, ib, jb) if self.index_aware else self.func(x, y)
         xp = array_module(x)
         out = xp.asarray(out)
         if out.shape != x.shape:
             out = xp.full(x.shape, out)
-        return out.astype(self.output_type(t, t).np_type, copy=False)
+        return out.astype(out_type, copy=False)
 
     def _call_on_numbers(self, *args):
         if len(args) != 2:

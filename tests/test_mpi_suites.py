@@ -5,7 +5,8 @@ engine matter, which the algorithms (built on the engine, public API only) meet 
 already, and the 10-minute budget of the whole suite keeps them there. 2x3 is the uneven grid,
 whose ownership arithmetic the engine's tests check (six ranks share the machine's two cores,
 so the algorithms run at up to four). At 2x1 and 2x3 the engine suite leaves out the tests of
-the python-graphblas surface (operators, aggregators, display, ...): they meet the grid only
+the python-graphblas surface (operators, aggregators, display, the names published code uses,
+the timing helpers, ...): they meet the grid only
 through the products and writes the other engine tests check there, and they run at 1x2 and 2x2.
 
 The algorithm suite runs once more on the array backend (GBLAS2D_BACKEND=array: the kernels a GPU
@@ -31,7 +32,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SUITES = ["tests/engine", "tests/algorithms", "tests/io"]
 SURFACE = ["test_python_semantics", "test_compat_surface", "test_lazy_infix", "test_agg",
-           "test_scalar_surface", "test_numpy_ops", "test_display", "test_recorder"]
+           "test_scalar_surface", "test_numpy_ops", "test_display", "test_recorder",
+           "test_dropin", "test_fair_timing"]
 GRID_ENGINE = ["tests/engine", *(f"--ignore=tests/engine/{name}.py" for name in SURFACE)]
 TIMEOUT = int(os.environ.get("GBLAS2D_MPI_TIMEOUT", "420"))
 
