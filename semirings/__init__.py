@@ -24,13 +24,14 @@ True
 """
 
 from . import binary, dtypes, indexunary, monoid, op, select, semiring, unary
-from ._base import BinaryOp, IndexUnaryOp, Monoid, Operator, Semiring, UnaryOp
+from ._base import BinaryOp, IndexUnaryOp, Monoid, Operator, Semiring, UnaryOp, folds_to_itself
 from ._ordered import OrderedMonoid, held_as_bitmap, reduce_rows
 from ._registry import lookup as _lookup
 
 __all__ = [
     "BinaryOp", "IndexUnaryOp", "Monoid", "Operator", "OrderedMonoid", "Semiring", "UnaryOp",
-    "binary", "dtypes", "find", "forwarding", "from_string", "held_as_bitmap", "indexunary",
+    "binary", "dtypes", "find", "folds_to_itself", "forwarding", "from_string",
+    "held_as_bitmap", "indexunary",
     "monoid", "op", "reduce_rows", "resolve", "select", "semiring", "unary",
 ]
 

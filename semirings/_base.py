@@ -271,6 +271,20 @@ class BinaryOp(Operator):
         return self.evaluate(x, y, *positions)[0]
 
 
+# Builtin monoids whose fold of a value with itself gives the value back.
+_IDEMPOTENT = frozenset(("any", "min", "max", "lor", "land", "bor", "band"))
+
+
+def folds_to_itself(monoid):
+    """Whether ``monoid`` is a builtin one, typed or not, with ``x (+) x = x`` for every x
+    (any, min, max, lor, land, bor, band): repeats of a value fold to that value."""
+    from . import binary
+
+    builtin = getattr(binary, monoid.name, None)
+    return monoid.name in _IDEMPOTENT and builtin is not None and \
+        monoid.binaryop.func is builtin.func
+
+
 class Monoid(Operator):
     """An associative binary op with an identity; how partial results are folded.
 

@@ -20,7 +20,7 @@ from ..local import backends
 from ..local.block import Block, BlockMask
 from ..local.keys import keys_fit, reduce_sorted
 from ..local.piece import Piece
-from ..semirings import monoid as builtin_monoids
+from ..semirings import folds_to_itself
 from . import redistribute as redist
 from .exchange import fold_segment
 
@@ -130,7 +130,7 @@ class DistMatrix:
             # O(k log nnz(T)) (``A.dup(mask=Q.S)``, ``A(Q.S) << B``, ``A(Q.V) << Q``), and
             # what T has there is all it gives.
             allowed = mask.keys()
-            if t.can_pend(len(allowed)) or c.can_pend(len(allowed)) and len(t.cols):
+            if t.can_pend(len(allowed)) or c.can_pend(len(allowed)):
                 found, values = t.lookup(allowed)
                 t = allowed[found], values[found]
                 if accum is None and (replace or self.nvals == 0):
@@ -199,7 +199,7 @@ class DistMatrix:
         rank's Piece of the reduction of every row or column with ``mon``; ``bitmap``: the
         order python-graphblas folds a matrix it holds as a bitmap in."""
         b = self.block
-        if b.nvals and b.is_iso and _idempotent(mon):
+        if b.nvals and b.is_iso and folds_to_itself(mon):
             # One value x in every entry and x (+) x = x: each line with entries reduces to x,
             # found from the pointers, O(lines) (a visited set's lor by rows).
             ids, ptr = b.pointers("rows" if axis == "row" else "cols")
@@ -273,12 +273,6 @@ def _keeps(op, value):
     of v combines to v (min, max, any, first, ... but not plus)."""
     with np.errstate(all="ignore"):
         return bool(np.all(op.evaluate(value, value) == value))
-
-
-def _idempotent(mon):
-    """Whether ``mon`` is a builtin monoid with ``x (+) x = x`` for every x."""
-    return any(getattr(builtin_monoids, name, None) is mon
-               for name in ("min", "max", "any", "lor", "land", "bor", "band"))
 
 
 def sort_keys(keys, vals, *, stable=True):

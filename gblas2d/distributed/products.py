@@ -558,7 +558,8 @@ def _mxm_scheme(grid, A, B, semiring):
     moved = {"summa": A.nvals / grid.nrows + B.nvals / grid.ncols,
              "gather": B.nvals / grid.ncols + partial}
     left = A.nvals / grid.nrows + partial
-    fits = keys_fit(grid.row_block(A.nrows)[1] - grid.row_block(A.nrows)[0], B.block.ncols)
+    row_lo, row_hi = grid.row_block(A.nrows)
+    fits = keys_fit(row_hi - row_lo, B.block.ncols)
     return "gather_left" if fits and left < moved[chosen] else chosen
 
 

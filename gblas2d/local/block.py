@@ -63,6 +63,18 @@ def _search(sorted_keys, keys):
     return sorted_keys[np.minimum(at, len(sorted_keys) - 1)] == keys, at
 
 
+def _merged_first(name):
+    """The property of a Block's storage array ``name``: any pending writes merged first."""
+    slot = f"_{name}"
+
+    def read(block):
+        if block._pending is not None:
+            block._settle()
+        return getattr(block, slot)
+
+    return property(read, doc=f"The storage's {name}, pending writes merged first.")
+
+
 def row_pointers(nrows):
     """Zeros for the ``nrows + 1`` row pointers of a block, or OutOfMemory that says what did
     not fit: a plain block keeps one pointer a row, whatever its entries."""
@@ -147,29 +159,8 @@ class Block:
         self.derived = {}
 
     # ---- the storage, with any pending writes merged first ----
-    @property
-    def ptr(self):
-        if self._pending is not None:
-            self._settle()
-        return self._ptr
-
-    @property
-    def cols(self):
-        if self._pending is not None:
-            self._settle()
-        return self._cols
-
-    @property
-    def values(self):
-        if self._pending is not None:
-            self._settle()
-        return self._values
-
-    @property
-    def hrows(self):
-        if self._pending is not None:
-            self._settle()
-        return self._hrows
+    ptr, cols, values, hrows = (_merged_first(name) for name in ("ptr", "cols", "values",
+                                                                 "hrows"))
 
     def rehome(self, name, array):
         """Hold storage array ``name`` ("ptr", "cols", "values" or "hrows") as ``array``,
@@ -340,7 +331,7 @@ class Block:
         It costs O(k log entries) for k keys, as SuiteSparse's pending tuples do: the new
         block shares this one's arrays and keeps the writes pending, merged in one pass by its
         first reader of the storage (``_settle``), so many small writes cost one merge.
-        ``values`` are of the block's type; ``accum`` is a BinaryOp."""
+        ``accum`` is a BinaryOp; the values take the block's type."""
         if not len(keys):
             # Still a new block: what a write leaves is never the old object on some ranks
             # and a new one on others, whose caches of collective values (degrees) would then
@@ -366,7 +357,6 @@ class Block:
             values[found] = both
         else:
             values = values.astype(dtype, copy=False)
-        self.base_keys()
         if self._pending is None:
             pending = keys, values
         elif again:

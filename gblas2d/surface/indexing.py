@@ -328,7 +328,7 @@ def assign(c, index, value, mask, accum, replace, *, submask=False):
             # Every place of the region takes the value (or accum with it), and C is kept
             # elsewhere: a few entries written into many, left pending (``Block.upserted``).
             keys = unique_sorted(t_keys)
-            return c.dist.install(block.upserted(keys, t_vals[:len(keys)], accum))
+            return c.dist.upsert(keys, t_vals[:len(keys)], accum)
         if whole_c_mask and not mask.complement and not replace and accum is None:
             written = _values_written(block, r_lo, c_lo, rows, cols, t_keys, value, dtype)
             if written is not None:

@@ -578,12 +578,13 @@ class Matrix(Container):
             # in the many's keys, O(k log m).
             for big, small, big_first in ((a, b, True), (b, a, False)):
                 if big.can_pend(small.nvals) and small.nvals:
-                    found, at_big = big.lookup(small.keys())
+                    keys = small.keys()
+                    found, at_big = big.lookup(keys)
                     mine = small.values_at(np.flatnonzero(found))
                     left, right = (at_big[found], mine) if big_first else (mine, at_big[found])
                     values = binop.evaluate(left.astype(types[0], copy=False),
                                             right.astype(types[1], copy=False))
-                    return small.keys()[found], values.astype(out_np, copy=False)
+                    return keys[found], values.astype(out_np, copy=False)
         if kind == "add":
             # A few entries added to many (a visited set and a frontier): the large side's
             # block with the few written into it, pending (``Block.upserted``). The op takes

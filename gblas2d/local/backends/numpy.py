@@ -19,6 +19,7 @@ import numpy as np
 from scipy.sparse import csr_array
 
 from ...semirings import binary as builtin_binary
+from ...semirings import folds_to_itself
 from ...semirings import reduce_rows as reduce_rows_in_order
 from ...semirings.dtypes import lookup_dtype
 from ..block import Block
@@ -105,15 +106,10 @@ def spmv_scipy(block, x, semiring, *, orient, x_first, direction, allowed, out_o
     return Piece.listed(len(hit), idx, y[idx])
 
 
-# Monoids for which folding a value with itself gives it back.
-_IDEMPOTENT = frozenset(("any", "min", "max", "lor", "land", "bor", "band"))
-
-
 def _ones_once(semiring):
     """Whether every product is one (the builtin ``pair``) and repeats of one fold to one."""
     op = semiring.binaryop
-    return op.func is builtin_binary.pair.func and semiring.monoid.name in _IDEMPOTENT and \
-        semiring.monoid.binaryop.func is getattr(builtin_binary, semiring.monoid.name).func
+    return op.func is builtin_binary.pair.func and folds_to_itself(semiring.monoid)
 
 
 def _multiply(semiring, a_vals, x_vals, out_g, in_g, x_first):
