@@ -14,10 +14,10 @@ import numpy as np
 from ..distributed import redistribute as redist
 from ..distributed.exchange import gather_segment
 from ..distributed.products import MatMat
+from ..distributed.vector import piece_at_owners
 from ..exceptions import InvalidValue, NotImplementedException
 from ..local import backends
 from ..local.block import Block
-from ..local.piece import Piece
 from .expr import (
     MatrixExpression,
     VectorExpression,
@@ -168,11 +168,9 @@ def diagonal(A, k, *, transposed=False):
         found, pos = _find_in_rows(b, rows - row_lo, rows + k - col_lo)
         at = rows[found] + min(k, 0)
         # Indexing the values array (not values_at) spreads an iso block's one value out.
-        at, vals = redist.to_owners(grid, grid.owner(size, at), at, b.values[pos[found]])
-        # Already sorted: blocks arrive in rank order, row-major over the grid, and along
-        # the diagonal a later grid row or a later grid column holds later positions.
-        lo, hi = grid.piece(size)
-        return Piece.from_entries(hi - lo, at - lo, vals, dtype)
+        # Arriving sorted: blocks come in rank order, row-major over the grid, and along the
+        # diagonal a later grid row or a later grid column holds later positions.
+        return piece_at_owners(grid, size, at, b.values[pos[found]], dtype)
 
     return VectorExpression("diag", (A, k), A.dtype, size, compute, A.grid)
 
@@ -343,10 +341,8 @@ def resized_piece(v, size, offset=0):
     idx, vals = v.host_piece().entries()
     start, stop = np.searchsorted(idx, [-offset - v.offset, size - offset - v.offset])
     at = idx[start:stop] + (v.offset + offset)
-    at, vals = redist.to_owners(v.grid, v.grid.owner(size, at), at, vals[start:stop])
-    # Already sorted: pieces arrive in rank order, and rank k's positions precede rank k+1's.
-    lo, hi = v.grid.piece(size)
-    return Piece.from_entries(hi - lo, at - lo, vals, v.dtype.np_type)
+    # Arriving sorted: pieces come in rank order, and rank k's positions precede rank k+1's.
+    return piece_at_owners(v.grid, size, at, vals[start:stop], v.dtype.np_type)
 
 
 def reposition(x, offsets, shape):
