@@ -20,7 +20,7 @@ from ..local import backends
 from ..local.block import Block, BlockMask
 from ..local.keys import keys_fit, reduce_sorted
 from ..local.piece import Piece
-from ..semirings import folds_to_itself, monoid
+from ..semirings import binary, folds_to_itself, monoid
 from . import redistribute as redist
 from .exchange import fold_segment
 
@@ -236,6 +236,50 @@ class DistMatrix:
         lo, hi = self.grid.piece(n)
         return Piece.from_entries(hi - lo, idx, vals, np.int64)
 
+    def ewise(self, other, binop, kind, types, out_type, defaults):
+        """This rank's block of an element-wise op ("add", "mult" or "union") of this matrix
+        and ``other`` (same shape and grid): a Block, or its sorted keys and values."""
+        a, b = self.block, other.block
+        if binop.index_aware:
+            return _positional_ewise(self, other, binop, kind, types, defaults, out_type)
+        if a.shares_structure(b):
+            # Every entry is in both (S = A + A^T of a symmetric A): the op runs over the
+            # values alone, on the shared structure, for any kind.
+            return _paired_values(a, b, binop, types, out_type)
+        out_np = out_type.np_type
+        if kind == "mult":
+            # A few entries against many: the intersection is at most the few, each looked up
+            # in the many's keys, O(k log m).
+            for big, small, big_first in ((a, b, True), (b, a, False)):
+                if big.can_pend(small.nvals) and small.nvals:
+                    keys = small.keys()
+                    found, at_big = big.lookup(keys)
+                    mine = small.values_at(np.flatnonzero(found))
+                    left, right = (at_big[found], mine) if big_first else (mine, at_big[found])
+                    values = binop.evaluate(left.astype(types[0], copy=False),
+                                            right.astype(types[1], copy=False))
+                    return keys[found], values.astype(out_np, copy=False)
+        if kind == "add":
+            # A few entries added to many (a visited set and a frontier): the large side's
+            # block with the few written into it, pending (``Block.upserted``). The op takes
+            # the large side first, so the large one is C unless the op commutes.
+            for big, small, big_type, first in ((a, b, types[0], True),
+                                                (b, a, types[1], binop.commutative)):
+                if first and big.dtype == big_type == out_np and big.can_pend(small.nvals):
+                    return big.upserted(small.keys(), small.values, binop)
+        return backends.run("ewise_block", a, b, binop, kind, types, out_np, defaults)
+
+    def select_values(self, op, thunk):
+        """This rank's block of the entries the value-reading IndexUnaryOp ``op`` keeps."""
+        return backends.run("select_values", self.block, op, thunk)
+
+    def fill_value(self, value):
+        """Collective. Every position holds ``value``: each rank fills its own block."""
+        b = self.block
+        keys = np.arange(b.nrows * b.ncols, dtype=np.int64)
+        self.install(Block.from_keys(b.nrows, b.ncols, keys,
+                                     np.full(len(keys), value, dtype=self.dtype.np_type)))
+
     def transposed_block(self):
         """Collective. This rank's block of A^T, a Block.
 
@@ -313,3 +357,36 @@ def sort_keys(keys, vals, *, stable=True):
 
 # Keys with fewer than one descent in this many are merged as runs (see sort_keys).
 _FEW_RUNS = 256
+
+
+def _paired_values(a, b, binop, types, out_type):
+    """``op(a, b)`` of two blocks with one structure, as a block on that structure. Two iso
+    blocks give an iso block: the op runs once."""
+    if a.is_iso and b.is_iso:
+        one = binop.evaluate(a.values[:1].astype(types[0]), b.values[:1].astype(types[1]))
+        return a.with_values(np.broadcast_to(one.astype(out_type.np_type), a.values.shape))
+    values = binop.evaluate(a.values.astype(types[0], copy=False),
+                            b.values.astype(types[1], copy=False))
+    return a.with_values(values.astype(out_type.np_type, copy=False))
+
+
+def _positional_ewise(a, b, binop, kind, types, defaults, out_type):
+    """This rank's block of an element-wise op of the DistMatrices ``a`` and ``b`` whose value
+    is where the entry sits (firsti,
+    secondj, ...): the same for both operands. Where only one operand has an entry, ewise_add
+    keeps its value (cast), as GraphBLAS does; ewise_union applies the op everywhere."""
+
+    def structure(kind):
+        block = backends.run("ewise_block", a.block, b.block, binary.first, kind, types,
+                             out_type.np_type, defaults)
+        return block if isinstance(block, Block) else \
+            Block.from_keys(a.block.nrows, a.block.ncols, *block)
+
+    block = structure(kind)
+    both = structure("mult") if kind == "add" else block
+    rows, cols = both.rows + a.row_offset, both.cols + a.col_offset
+    zeros = np.zeros(len(rows), dtype=np.int64)
+    positions = binop.evaluate(zeros, zeros, rows, cols, rows, cols)
+    values = block.values.astype(out_type.np_type)
+    values[np.searchsorted(block.keys(), both.keys())] = positions
+    return block.with_values(values)

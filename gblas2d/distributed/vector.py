@@ -18,6 +18,7 @@ from ..local import backends
 from ..local.device import array_module
 from ..local.keys import unique_sorted
 from ..local.piece import Piece, PieceMask, Write, place_of
+from ..semirings import binary
 from .products import EdgeSums
 from .redistribute import fetch, reduce_duplicates, to_owners
 
@@ -189,6 +190,26 @@ class DistVector:
                 z = Piece.from_entries(c.size, z_idx[order], z_vals[order], c.dtype)
             change = write_piece(c, z, mask, None, replace)
         self.commit(change)
+
+    def ewise(self, other, binop, kind, types, out_type, defaults):
+        """This rank's piece of an element-wise op ("add", "mult" or "union") of this vector
+        and ``other`` (same size and grid)."""
+        a, b = self.piece, other.piece
+        if binop.index_aware:
+            a, b = a.on_host(), b.on_host()
+            # A positional op's value is where the entry sits (row i, column 0), the same for
+            # both operands; where one operand alone has an entry, ewise_add keeps its value
+            # (cast), as GraphBLAS does.
+            piece = ewise_piece(a, b, binary.first, kind, types, out_type.np_type, defaults)
+            idx, values = piece.entries()
+            both = idx if kind != "add" else ewise_piece(
+                a, b, binary.first, "mult", types, types[0]).entries()[0]
+            zeros = np.zeros(len(both), dtype=np.int64)
+            values = values.astype(out_type.np_type)
+            values[np.searchsorted(idx, both)] = binop.evaluate(
+                zeros, zeros, both + self.offset, zeros, both + self.offset, zeros)
+            return piece.with_values(values)
+        return ewise_piece(a, b, binop, kind, types, out_type.np_type, defaults)
 
 def write_piece(c, t, mask, accum, replace, *, t_masked=False):
     """GraphBLAS's write on this rank's pieces, by the backend's piece kernel."""

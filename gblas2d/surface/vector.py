@@ -13,7 +13,7 @@ import numpy as np
 from ..distributed import redistribute as redist
 from ..distributed import vector as dist_vector
 from ..distributed.grid import collective, default_grid
-from ..distributed.vector import DistVector, ewise_piece
+from ..distributed.vector import DistVector
 from ..exceptions import IndexOutOfBound, InvalidValue
 from ..semirings import binary, monoid, semiring
 from ..semirings import select as builtin_select
@@ -431,22 +431,7 @@ class Vector(Container):
 
     # ---- element-wise ----
     def _ewise_local(self, other, binop, kind, types, out_type, defaults):
-        a, b = self._d.piece, other._d.piece
-        if binop.index_aware:
-            a, b = a.on_host(), b.on_host()
-            # A positional op's value is where the entry sits (row i, column 0), the same for
-            # both operands; where one operand alone has an entry, ewise_add keeps its value
-            # (cast), as GraphBLAS does.
-            piece = ewise_piece(a, b, binary.first, kind, types, out_type.np_type, defaults)
-            idx, values = piece.entries()
-            both = idx if kind != "add" else ewise_piece(
-                a, b, binary.first, "mult", types, types[0]).entries()[0]
-            zeros = np.zeros(len(both), dtype=np.int64)
-            values = values.astype(out_type.np_type)
-            values[np.searchsorted(idx, both)] = binop.evaluate(
-                zeros, zeros, both + self._d.offset, zeros, both + self._d.offset, zeros)
-            return piece.with_values(values)
-        return ewise_piece(a, b, binop, kind, types, out_type.np_type, defaults)
+        return self._d.ewise(other._d, binop, kind, types, out_type, defaults)
 
     def __matmul__(self, other):
         """``v @ A`` (``vxm``) or ``v @ w`` (the inner product), lazy: over plus_times, or
