@@ -142,6 +142,9 @@ class Block:
         # (``base_keys``): the next write into the block finds them at once.
         self._keys = None
         self._iso = None
+        # While writes are pending: the ``derived`` caches of the storage they apply to, shared
+        # by every block written on top of it (``base_and_pending``).
+        self._base_derived = None
         # Set by the constructors that made the arrays for this block alone, until another
         # block shares them: a backend may then take them over (``backends.adopt``).
         self.sole = sole
@@ -380,7 +383,20 @@ class Block:
         out = Block(self.nrows, self.ncols, self._ptr, self._cols, self._values,
                     hrows=self._hrows, rows=self._rows)
         out._keys, out._pending, out._nvals, out._iso = self._keys, pending, nvals, iso
+        out._base_derived = self.derived if self._pending is None else self._base_derived
         return out
+
+    def base_and_pending(self):
+        """(base, keys) of a block with pending writes: a block of its stored entries alone,
+        sharing its arrays and the caches made of them (a backend's copy, made once, serves
+        every block written on top of the same storage), and the sorted keys written since.
+        None when nothing is pending."""
+        if self._pending is None:
+            return None
+        base = Block(self.nrows, self.ncols, self._ptr, self._cols, self._values,
+                     hrows=self._hrows, rows=self._rows)
+        base._keys, base.derived = self._keys, self._base_derived
+        return base, self._pending[0]
 
     def settle(self):
         """Merge any pending writes into the storage now (``Matrix.wait``)."""
@@ -416,7 +432,7 @@ class Block:
             block = Block.from_keys(self.nrows, self.ncols, keys, values)
             self._ptr, self._cols, self._hrows = block._ptr, block._cols, block._hrows
         self._values, self._rows, self._keys = values, None, keys
-        self._pending = self._iso = None
+        self._pending = self._iso = self._base_derived = None
 
     def by_rows(self):
         """The storage by rows: (row ids or None, pointers, columns, values)."""
