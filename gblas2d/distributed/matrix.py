@@ -57,11 +57,12 @@ class DistMatrix:
     def shape(self):
         return (self.nrows, self.ncols)
 
-    def install(self, block):
+    def install(self, block, *, avoiding=None):
         """Collective. Install a new block once every rank has computed its own. A rank that
         failed makes that step with its flag (the comm layer's drain), so every rank raises
         and the matrix is left unchanged. The step is final: what follows cannot fail, so a
-        public call that ends here needs no step of its own."""
+        public call that ends here needs no step of its own. ``avoiding``: a block none of
+        whose entries the new one holds (``Block.avoid``)."""
         dtype = self.dtype.np_type
         if block.has_pending and block.dtype != dtype:
             block.settle()  # (cast below, as a whole array)
@@ -78,6 +79,8 @@ class DistMatrix:
             backends.adopt(block)
         # within_mask spoke of the write that made the block, not of writes that copy it.
         block.within_mask = False
+        if avoiding is not None:
+            block.avoid(avoiding)
         total = self.grid.comm.step([block.nvals], final=True)[0]
         self.block = block
         self.nvals = int(total)
@@ -163,21 +166,35 @@ class DistMatrix:
                 t = Block.from_keys(c.nrows, c.ncols, *t)
             block = backends.run("write_block", c, t, mask, accum, replace,
                                  self.dtype.np_type)
-        self.install(block)
+        avoided = mask is not None and mask.complement and mask.structure and (
+            replace or self.nvals == 0)
+        # C<~M.S> with replace (or into nothing) leaves no entry where M has one
+        self.install(block, avoiding=mask.block if avoided else None)
         if symmetric and mask is None and accum is None:
             self.mark_symmetric()
 
-    def upsert(self, keys, values, accum=None):
+    def upsert(self, keys, values, accum=None, *, new=False):
         """Collective. The entries at the sorted unique local ``keys`` set to ``values`` (or
-        accumulated into), the others kept: pending in the block where they are few."""
+        accumulated into), the others kept: pending in the block where they are few. ``new``:
+        no key is an entry yet."""
         c = self.block
         if c.can_pend(len(keys)):
-            self.install(c.upserted(keys, values, accum))
+            self.install(c.upserted(keys, values, accum, new=new))
         else:
             # C<T.S> = accum(C, T): T's own structure is the mask, so C is kept elsewhere
             t = Block.from_keys(c.nrows, c.ncols, keys, values)
             self.install(backends.run("write_block", c, t, BlockMask(t, True, False), accum,
                                       False, self.dtype.np_type))
+
+    def set_under(self, mask, value, dtype, accum):
+        """Collective. ``C<M> = accum(C, s)``: the scalar ``value`` of ``dtype`` at each
+        position the plain ``BlockMask`` allows, C kept elsewhere (a visited set's
+        ``V(F.S) << level``), pending where they are few. A mask written under this matrix's
+        complement (``Block.avoids``: a BFS frontier) names no entry of it, so nothing is
+        looked up."""
+        keys = mask.keys()
+        self.upsert(keys, np.full(len(keys), value, dtype=dtype), accum,
+                    new=mask.block.avoids(self.block))
 
     def clear(self):
         """Local. No entries (nvals 0 on every rank, as every rank calls it)."""

@@ -22,6 +22,7 @@ values), ids None for the plain form. ``csr`` and ``csc`` give the plain form of
 expanding a hypersparse block's pointers: O(rows), for readers whose work is that size anyway.
 """
 
+import weakref
 from typing import NamedTuple
 
 import numpy as np
@@ -151,6 +152,9 @@ class Block:
         self._rows = rows
         # Set by a product that took the output's mask in: its entries are all allowed.
         self.within_mask = within_mask
+        # A weak reference to a block none of whose entries this one holds, set by a write
+        # under that block's complemented structure (``avoids``).
+        self._avoided = None
         # Set by a one-rank matrix known to equal its transpose (Matrix.mark_symmetric): the
         # CSR is also the CSC, so no copy by columns is made (a fact of the entries).
         self.symmetric = False
@@ -328,19 +332,25 @@ class Block:
             found = found | in_p
         return found, out
 
-    def upserted(self, keys, values, accum=None):
+    def upserted(self, keys, values, accum=None, *, new=False):
         """A new block with this one's entries, those at the sorted unique ``keys`` set to
         ``values`` (or to ``accum(stored, value)`` where one is stored) and the others added.
         It costs O(k log entries) for k keys, as SuiteSparse's pending tuples do: the new
         block shares this one's arrays and keeps the writes pending, merged in one pass by its
         first reader of the storage (``_settle``), so many small writes cost one merge.
-        ``accum`` is a BinaryOp; the values take the block's type."""
+        ``accum`` is a BinaryOp; the values take the block's type. ``new``: no key is an entry
+        yet (``avoids``), so none is looked up."""
         if not len(keys):
             # Still a new block: what a write leaves is never the old object on some ranks
             # and a new one on others, whose caches of collective values (degrees) would then
             # differ between ranks.
             return self._sharing(self._pending, self._nvals, self._iso)
         dtype = self._values.dtype
+        if new:
+            values = np.asarray(values).astype(dtype, copy=False)
+            pending = (keys, values) if self._pending is None else \
+                merge_disjoint(*self._pending, keys, values)
+            return self._pended(pending, self._nvals + len(keys), self._one_value(values))
         again = False
         if self._pending is not None:
             pkeys, pvals = self._pending
@@ -369,12 +379,19 @@ class Block:
         else:
             kept = ~sorted_isin(pkeys, keys)
             pending = merge_disjoint(pkeys[kept], pvals[kept], keys, values)
-        one = self.is_iso and len(self._values) and \
-            bool((pending[1] == self._values[:1]).all())
-        out = self._sharing(pending, self._nvals + int(len(keys) - np.count_nonzero(found)),
-                            bool(one) if self._nvals else False)
-        if len(pending[0]) * _PENDING_SHARE > out._nvals:
-            out._settle()  # enough writes wait to be worth one merge
+        return self._pended(pending, self._nvals + int(len(keys) - np.count_nonzero(found)),
+                            self._one_value(pending[1]))
+
+    def _one_value(self, written):
+        """Whether the block stays one-valued with the values ``written`` into it."""
+        return bool(self.is_iso and len(self._values) and (written == self._values[:1]).all())
+
+    def _pended(self, pending, nvals, iso):
+        """The block with ``pending`` writes over this one's storage, merged at once when
+        enough of them wait to be worth one merge."""
+        out = self._sharing(pending, nvals, iso if self._nvals else False)
+        if len(pending[0]) * _PENDING_SHARE > nvals:
+            out._settle()
         return out
 
     def _sharing(self, pending, nvals, iso):
@@ -385,6 +402,16 @@ class Block:
         out._keys, out._pending, out._nvals, out._iso = self._keys, pending, nvals, iso
         out._base_derived = self.derived if self._pending is None else self._base_derived
         return out
+
+    def avoid(self, other):
+        """Record that this block holds no entry where the block ``other`` has one (a write
+        ``C<~M.S, replace>`` made it), without keeping ``other`` alive."""
+        self._avoided = weakref.ref(other)
+
+    def avoids(self, other):
+        """Whether this block is known to hold no entry where the block ``other`` has one: a
+        BFS frontier, made under the visited set's complement, written into that same set."""
+        return self._avoided is not None and self._avoided() is other
 
     def base_and_pending(self):
         """(base, keys) of a block with pending writes: a block of its stored entries alone,

@@ -492,15 +492,15 @@ class Matrix(Container):
         if mask is None or mask.complement:
             raise NotImplementedException("Assigning a scalar to a Matrix needs a "
                                           "non-complemented mask")
-        keys = mask.block_mask().keys()
         t_type = scalar_dtype(value)
         if accum is not None:
             check_domain(accum, self.dtype, t_type)
         if not replace:
             # T is the scalar at every position the mask allows, so the write sets those
             # positions and leaves the rest (a visited set's ``V(F.S) << True``): pending.
-            self._d.upsert(keys, np.full(len(keys), value, dtype=t_type.np_type), accum)
+            self._d.set_under(mask.block_mask(), value, t_type.np_type, accum)
             return
+        keys = mask.block_mask().keys()
         snapshot = (keys, np.full(len(keys), value, dtype=t_type.np_type))
         expr = MatrixExpression("assign", (self,), t_type, self.nrows, self.ncols,
                                 lambda mask, opts: snapshot, self.grid)
