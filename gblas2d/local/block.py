@@ -28,6 +28,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..exceptions import OutOfMemory
+from ..semirings._numeric import cast
 from .keys import (
     block_keys,
     key_rows_cols,
@@ -62,6 +63,22 @@ def _search(sorted_keys, keys):
     if not len(sorted_keys):
         return np.zeros(len(keys), dtype=bool), at
     return sorted_keys[np.minimum(at, len(sorted_keys) - 1)] == keys, at
+
+
+def _search_rows(ptr, stored, rows, cols):
+    """(found, at): whether entry (``rows[t]``, ``cols[t]``) is in CSR storage (``ptr`` plain,
+    ``stored`` its columns), and where it is or would go: a binary search inside each row, all
+    rows at once, O(len(rows) log(longest row)) (a matrix's diagonal: one entry a row)."""
+    lo, hi = ptr[rows], ptr[rows + 1]
+    if not len(stored):
+        return np.zeros(len(rows), dtype=bool), lo
+    end = hi
+    while (active := lo < hi).any():
+        mid = (lo + hi) // 2
+        less = stored[np.minimum(mid, len(stored) - 1)] < cols
+        lo = np.where(active & less, mid + 1, lo)
+        hi = np.where(active & ~less, mid, hi)
+    return (lo < end) & (stored[np.minimum(lo, len(stored) - 1)] == cols), lo
 
 
 def _merged_first(name):
@@ -304,6 +321,11 @@ class Block:
         return block_keys(self.rows, self._cols, self.nrows, self.ncols)
 
     # ---- writes of a few entries: pending until the block is read ----
+    def find(self, rows, cols):
+        """(found, position) of the entries (``rows[t]``, ``cols[t]``) (block-local) in the
+        block's CSR, searched inside their rows."""
+        return _search_rows(self.csr[0], self.cols, rows, cols)
+
     def base_keys(self):
         """The sorted keys of the stored entries, pending writes aside, kept on the block:
         O(entries) once, then shared by the blocks that writes make of it."""
@@ -347,7 +369,7 @@ class Block:
             return self._sharing(self._pending, self._nvals, self._iso)
         dtype = self._values.dtype
         if new:
-            values = np.asarray(values).astype(dtype, copy=False)
+            values = cast(np.asarray(values), dtype)
             pending = (keys, values) if self._pending is None else \
                 merge_disjoint(*self._pending, keys, values)
             return self._pended(pending, self._nvals + len(keys), self._one_value(values))
@@ -366,10 +388,10 @@ class Block:
         if accum is not None and found.any():
             # accum runs on the written values as they come; its result takes C's type
             both = accum.evaluate(stored[found], values[found])
-            values = values.astype(dtype, copy=True)
-            values[found] = both
+            values = cast(values, dtype).copy()
+            values[found] = cast(both, dtype)
         else:
-            values = values.astype(dtype, copy=False)
+            values = cast(values, dtype)
         if self._pending is None:
             pending = keys, values
         elif again:

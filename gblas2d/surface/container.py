@@ -89,6 +89,10 @@ class Container(InPlace):
     def __call__(self, *args, mask=None, accum=None, replace=False, input_mask=None, **opts):
         """What stands left of ``<<``: ``w(mask, accum, replace, direction=, exchange=)``."""
         mask, accum, replace = parse_call(args, mask, accum, replace)
+        if accum is not None and accum.type is None and not accum.index_aware:
+            # python-graphblas types the accumulator by the output's type alone: T is cast
+            # to C's type and accum(C, T) computed in it (a UINT64 C minus 7 wraps)
+            accum = accum[self.dtype]
         if input_mask is not None:
             if mask is not None:
                 raise TypeError("mask and input_mask arguments cannot both be given")

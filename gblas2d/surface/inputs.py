@@ -159,7 +159,12 @@ def checked(grid, distributed, read, fallback):
 
 def values_array(values, dtype):
     """The values of ``from_coo`` as an array, cast by numpy to ``dtype`` if given; Python
-    objects that numpy cannot make numbers of are a ValueError (python-graphblas's words)."""
+    objects that numpy cannot make numbers of are a ValueError (python-graphblas's words).
+    Python numbers are read in ``dtype`` at once, as python-graphblas reads them: read first
+    as numpy guesses, 2**64 - 2 would become a float and lose its last bits."""
+    if dtype is not None and not isinstance(values, np.ndarray) and \
+            lookup_dtype(dtype).np_type.kind in "biuf":
+        return np.asarray(values, dtype=lookup_dtype(dtype).np_type)
     out = np.asarray(values)
     if out.dtype == object and dtype is not None:
         out = out.astype(lookup_dtype(dtype).np_type)

@@ -53,23 +53,6 @@ def _sorted(keys, vals):
     return keys[order], vals[order]
 
 
-def _find_in_rows(block, rows, cols):
-    """(found, position) of entry (``rows[t]``, ``cols[t]``) (block-local) in the block's CSR:
-    a binary search inside each row, all rows at once: O(len(rows) log(longest row))."""
-    ptr, block_cols, _ = block.csr
-    lo, hi = ptr[rows], ptr[rows + 1]
-    if not len(block_cols):
-        return np.zeros(len(rows), dtype=bool), lo
-    end = hi
-    while (active := lo < hi).any():
-        mid = (lo + hi) // 2
-        less = block_cols[np.minimum(mid, len(block_cols) - 1)] < cols
-        lo = np.where(active & less, mid + 1, lo)
-        hi = np.where(active & ~less, mid, hi)
-    found = (lo < end) & (block_cols[np.minimum(lo, len(block_cols) - 1)] == cols)
-    return found, lo
-
-
 # ---- kronecker ----
 def kronecker(A, B, op):
     """``C = kron(A, B)``: ``C(ia * mB + ib, ja * nB + jb) = A(ia, ja) op B(ib, jb)``, of shape
@@ -163,7 +146,7 @@ def diagonal(A, k, *, transposed=False):
         first = max(row_lo, col_lo - k)
         rows = np.arange(first, max(first, min(row_lo + b.nrows, col_lo + b.ncols - k)),
                          dtype=np.int64)
-        found, pos = _find_in_rows(b, rows - row_lo, rows + k - col_lo)
+        found, pos = b.find(rows - row_lo, rows + k - col_lo)
         at = rows[found] + min(k, 0)
         # Indexing the values array (not values_at) spreads an iso block's one value out.
         # Arriving sorted: blocks come in rank order, row-major over the grid, and along the
