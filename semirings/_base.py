@@ -255,7 +255,10 @@ class BinaryOp(Operator):
             types = self._types[key] = (t.np_type, self.output_type(t, t).np_type)
         in_type, out_type = types
         # (a typed op casts its operands as SuiteSparse does: floats into integers saturate)
-        x, y = cast(x, in_type), cast(y, in_type)
+        if x.dtype != in_type:
+            x = cast(x, in_type)
+        if y.dtype != in_type:
+            y = cast(y, in_type)
         with np.errstate(all="ignore"):
             out = self.func(x, y, ia, ja, ib, jb) if self.index_aware else self.func(x, y)
         xp = array_module(x)
