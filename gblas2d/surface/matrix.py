@@ -21,7 +21,6 @@ from ..exceptions import (
 )
 from ..local import backends
 from ..local.block import Block
-from ..local.keys import block_keys, keys_fit
 from ..semirings import binary, held_as_bitmap, monoid, semiring
 from ..semirings.dtypes import FP64, lookup_dtype
 from . import build as _build
@@ -278,35 +277,18 @@ class Matrix(Container):
                     bad = arr[(arr < 0) | (arr >= n)][0]
                     raise IndexOutOfBound(f"{what} index {bad} out of range for Matrix of "
                                           f"shape {nrows}x{ncols}")
-        if grid.nprocs > 1:
-            # One value for every entry (a pattern) stays one value: it does not travel with
-            # the entries, and no array of it is made on the way (8 bytes an entry).
-            iso = _one_value(grid, values, distributed)
-            owners = grid.entry_owner(nrows, ncols, rows, columns)
-            if distributed and iso is not None:
-                rows, columns = redist.to_owners(grid, owners, rows, columns)
-            elif distributed:
-                rows, columns, values = redist.to_owners(grid, owners, rows, columns, values)
-            else:
-                mine = owners == grid.rank
-                rows, columns = rows[mine], columns[mine]
-                values = values if iso is not None else values[mine]
-            if iso is not None:
-                values = np.broadcast_to(iso, rows.shape)
-            del owners
-        # The keys replace the index arrays at once, so the build holds one copy of the input;
-        # computed in place, with no temporary arrays.
-        d = out._d
-        b = d.block
-        if keys_fit(b.nrows, b.ncols):
-            keys = rows * b.ncols
-            keys += columns
-            keys -= d.row_offset * b.ncols + d.col_offset
-        else:
-            keys = block_keys(rows - d.row_offset, columns - d.col_offset, b.nrows, b.ncols)
-        rows = columns = None
+        # One value for every entry (a pattern) stays one value: it does not travel with the
+        # entries, and no array of it is made on the way (8 bytes an entry).
+        iso = _one_value(grid, values, distributed) if grid.nprocs > 1 else None
+        carried = () if iso is not None else (values,)
+        # Each entry's key in its block, made a chunk at a time: with the input given alike
+        # everywhere each rank keeps its own; else they travel to their owners.
+        place = redist.to_blocks if distributed else redist.own_blocks
+        keys, *got = place(grid, nrows, ncols, rows, columns, *carried)
+        rows = columns = carried = None
+        values = np.broadcast_to(iso, keys.shape) if iso is not None else got[0]
         entries = [keys, values]
-        keys = values = None
+        keys = values = got = None
         out._set_from_entries(entries, dup_op)
         return out
 
