@@ -18,7 +18,7 @@ import numpy as np
 from ..exceptions import InvalidValue
 from ..local import backends
 from ..local.block import Block, BlockMask
-from ..local.keys import keys_fit, reduce_sorted
+from ..local.keys import keys_fit, reduce_sorted, run_starts
 from ..local.piece import Piece
 from ..semirings import folds_to_itself
 from . import redistribute as redist
@@ -114,7 +114,11 @@ class DistMatrix:
                 keys = keys[first]
                 values = np.broadcast_to(values[:1], keys.shape)
             else:
-                keys, values = reduce_sorted(keys, values, dup_monoid)
+                # (reduce_sorted, each input freed as soon as its successor exists)
+                starts = run_starts(keys)
+                keys = keys[starts]
+                values = dup_monoid.reduceat(values, starts)
+                starts = None
         # The keys are this method's own: they become the block's columns in place.
         block = Block.from_keys(self.block.nrows, self.block.ncols, keys, values,
                                 own_keys=True)

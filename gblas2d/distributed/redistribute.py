@@ -73,6 +73,7 @@ def own_blocks(grid, nrows, ncols, rows, cols, *vals):
     if grid.nprocs == 1 and keys_fit(nrows, ncols):
         return (_positions(rows, cols, ncols), *vals)
     if not _block_keys_fit(grid, nrows, ncols):
+        rows, cols = rows.astype(np.int64, copy=False), cols.astype(np.int64, copy=False)
         mine = grid.entry_owner(nrows, ncols, rows, cols) == grid.rank
         lo_r, hi_r = grid.row_block(nrows)
         lo_c, hi_c = grid.col_block(ncols)
@@ -179,6 +180,7 @@ def _to_blocks_wide(grid, nrows, ncols, rows, cols, *vals):
     """``to_blocks`` where a block has more than 2^63 positions: the entries' rows and
     columns in their blocks travel, and the owner makes the keys (Python integers where they
     pass int64)."""
+    rows, cols = rows.astype(np.int64, copy=False), cols.astype(np.int64, copy=False)
     row_starts, col_starts = grid.row_block_starts(nrows), grid.col_block_starts(ncols)
     grid_row = grid.row_block_of(nrows, rows)
     grid_col = grid.col_block_of(ncols, cols)

@@ -71,7 +71,8 @@ def from_coo_chunks(cls, chunks, *, nrows, ncols, value=None, dtype="FP64", dup_
         rows, cols, *chunk_vals = chunk if chunk is not None else \
             (np.empty(0, np.int64), np.empty(0, np.int64)) + \
             (() if value is not None else (np.empty(0, dtype.np_type),))
-        rows, cols = index_array(rows, "row indices"), index_array(cols, "column indices")
+        rows = index_array(rows, "row indices", narrow=True)
+        cols = index_array(cols, "column indices", narrow=True)
         for arr, n, what in ((rows, nrows, "row"), (cols, ncols, "column")):
             if arr.size and (arr.min() < 0 or arr.max() >= n):
                 bad = arr[(arr < 0) | (arr >= n)][0]

@@ -237,7 +237,8 @@ class Matrix(Container):
         grid = grid or default_grid()
 
         def read_input():
-            r, c = index_array(rows, "row indices"), index_array(columns, "column indices")
+            r = index_array(rows, "row indices", narrow=True)
+            c = index_array(columns, "column indices", narrow=True)
             for arr, given, what in ((r, nrows, "row"), (c, ncols, "column")):
                 if given is None and not arr.size and not distributed:
                     raise InvalidValue(f"No {what} indices provided. Unable to infer "
