@@ -114,7 +114,7 @@ class DistMatrix:
                 keys = keys[first]
                 values = np.broadcast_to(values[:1], keys.shape)
             else:
-                # (reduce_sorted, each input freed as soon as its successor exists)
+                # reduce_sorted's two steps, the keys freed before the values are reduced
                 starts = run_starts(keys)
                 keys = keys[starts]
                 values = dup_monoid.reduceat(values, starts)
