@@ -18,7 +18,7 @@ import numpy as np
 from ..exceptions import InvalidValue
 from ..local import backends
 from ..local.block import Block, BlockMask
-from ..local.keys import keys_fit, reduce_sorted
+from ..local.keys import keys_fit, reduce_sorted, run_starts
 from ..local.piece import Piece
 from ..semirings import binary, folds_to_itself, monoid
 from . import redistribute as redist
@@ -99,11 +99,11 @@ class DistMatrix:
         duplicates combined with the BinaryOp ``dup`` through ``dup_monoid`` (``dup`` None:
         refused, InvalidValue). ``entries`` is a list [keys, values] that this method empties,
         so that each array is freed as soon as its successor exists."""
-        keys, values = entries
-        entries.clear()
         # Only a non-commutative dup (first, second, minus) needs duplicates kept in input
         # order; otherwise the faster unstable sort will do.
-        keys, values = sort_keys(keys, values, stable=dup is not None and not dup.commutative)
+        sort_keys(entries, stable=dup is not None and not dup.commutative)
+        keys, values = entries
+        entries.clear()
         if len(keys) > 1 and (keys[1:] == keys[:-1]).any():
             if dup is None:
                 raise InvalidValue("Duplicate indices found; give dup_op to combine them")
@@ -117,8 +117,14 @@ class DistMatrix:
                 keys = keys[first]
                 values = np.broadcast_to(values[:1], keys.shape)
             else:
-                keys, values = reduce_sorted(keys, values, dup_monoid)
-        block = Block.from_keys(self.block.nrows, self.block.ncols, keys, values)
+                # reduce_sorted's two steps, the keys freed before the values are reduced
+                starts = run_starts(keys)
+                keys = keys[starts]
+                values = dup_monoid.reduceat(values, starts)
+                starts = None
+        # The keys are this method's own: they become the block's columns in place.
+        block = Block.from_keys(self.block.nrows, self.block.ncols, keys, values,
+                                own_keys=True)
         # The keys go before install makes the values a whole array (the build's peak).
         keys = values = None
         self.install(block)
@@ -328,10 +334,11 @@ class DistMatrix:
         if keys_fit(self.ncols, self.nrows):
             # One global key per entry travels instead of a row and a column: a third less
             # volume.
-            keys, vals = redist.to_owners(grid, owners, (c_local + self.col_offset) *
-                                          self.nrows + r + self.row_offset, v)
-            if len(keys) > 1 and not (keys[1:] > keys[:-1]).all():
-                keys, vals = sort_keys(keys, vals)
+            entries = list(redist.to_owners(grid, owners, (c_local + self.col_offset) *
+                                            self.nrows + r + self.row_offset, v))
+            if len(entries[0]) > 1 and not (entries[0][1:] > entries[0][:-1]).all():
+                sort_keys(entries)
+            keys, vals = entries
             rows, cols = np.divmod(keys, self.nrows)
         else:
             rows, cols, vals = redist.to_owners(grid, owners, c_local + self.col_offset,
@@ -350,26 +357,33 @@ def _keeps(op, value):
         return bool(np.all(op.evaluate(value, value) == value))
 
 
-def sort_keys(keys, vals, *, stable=True):
-    """Sort entries by key; ``stable=False`` (faster) where keys are unique. The values come
-    back as a new array (a new block takes them over), unless they are one scalar broadcast
-    (a pattern): they need no reordering, and the keys, this caller's own array, are then
-    sorted in place, with no permutation held.
+def sort_keys(entries, *, stable=True):
+    """Sort entries by key, in ``entries``, a list [keys, values] whose arrays are replaced
+    by sorted ones: each unsorted array is freed as soon as its sorted one exists, where the
+    caller holds no other reference. ``stable=False`` (faster) where keys are unique. The
+    values come back as a new array (a new block takes them over), unless they are one
+    scalar broadcast (a pattern): they need no reordering, and the keys, this caller's own
+    array, are then sorted in place, with no permutation held.
 
     Keys that come as a few sorted runs (a file written sorted by rows, read in ranges and
     exchanged; a generator's batches) are kept when in order and otherwise merged by the
     stable sort, which finds the runs; keys in no order take the faster unstable sort."""
+    keys, vals = entries
     descents = np.count_nonzero(keys[1:] < keys[:-1]) if len(keys) > 1 else 0
     broadcast = vals.ndim == 1 and vals.strides == (0,)
     if descents == 0:
-        # The block takes the values over (``Block.sole``): never the caller's array.
-        return keys, vals if broadcast else vals.copy()
-    stable = stable or descents * _FEW_RUNS < len(keys)
+        if not broadcast:
+            # The block takes the values over (``Block.sole``): never the caller's array.
+            entries[1] = vals.copy()
+        return
+    kind = "stable" if stable or descents * _FEW_RUNS < len(keys) else None
     if broadcast:
-        keys.sort(kind="stable" if stable else None)
-        return keys, vals
-    order = np.argsort(keys, kind="stable" if stable else None)
-    return keys[order], vals[order]
+        keys.sort(kind=kind)
+        return
+    order = np.argsort(keys, kind=kind)
+    keys = vals = None
+    entries[0] = entries[0][order]
+    entries[1] = entries[1][order]
 
 
 # Keys with fewer than one descent in this many are merged as runs (see sort_keys).

@@ -223,8 +223,10 @@ class Block:
                               np.empty(0, dtype=dtype))
 
     @classmethod
-    def from_keys(cls, nrows, ncols, keys, values):
-        """From sorted unique keys ``row * ncols + col`` (``keys.block_keys``)."""
+    def from_keys(cls, nrows, ncols, keys, values, *, own_keys=False):
+        """From sorted unique keys ``row * ncols + col`` (``keys.block_keys``). ``own_keys``:
+        the keys are this call's to overwrite, and become the columns in place, so no second
+        array of their size is made (a build's high-water mark)."""
         if not keys_fit(nrows, ncols) or _is_hyper(nrows, len(keys)):
             # Fewer entries than the rule's share of rows: the storage is hypersparse (and
             # keys beyond int64 belong to such blocks only, bar a few rows of 2^60 columns).
@@ -249,7 +251,7 @@ class Block:
             else:
                 ptr, ids = row_pointers(nrows), None
                 np.cumsum(counts, out=ptr[1:])
-        cols = keys % width
+        cols = np.remainder(keys, width, out=keys if own_keys else None)
         # The rows are not kept: most blocks are only ever read by rows.
         return cls(nrows, ncols, ptr, cols, values, hrows=ids, sole=True)
 

@@ -19,7 +19,6 @@ from ..exceptions import (
     InvalidValue,
     NotImplementedException,
 )
-from ..local.keys import block_keys, keys_fit
 from ..semirings import binary, held_as_bitmap, monoid, semiring
 from ..semirings.dtypes import FP64, lookup_dtype
 from . import build as _build
@@ -236,7 +235,8 @@ class Matrix(Container):
         grid = grid or default_grid()
 
         def read_input():
-            r, c = index_array(rows, "row indices"), index_array(columns, "column indices")
+            r = index_array(rows, "row indices", narrow=True)
+            c = index_array(columns, "column indices", narrow=True)
             for arr, given, what in ((r, nrows, "row"), (c, ncols, "column")):
                 if given is None and not arr.size and not distributed:
                     raise InvalidValue(f"No {what} indices provided. Unable to infer "
@@ -276,35 +276,18 @@ class Matrix(Container):
                     bad = arr[(arr < 0) | (arr >= n)][0]
                     raise IndexOutOfBound(f"{what} index {bad} out of range for Matrix of "
                                           f"shape {nrows}x{ncols}")
-        if grid.nprocs > 1:
-            # One value for every entry (a pattern) stays one value: it does not travel with
-            # the entries, and no array of it is made on the way (8 bytes an entry).
-            iso = _one_value(grid, values, distributed)
-            owners = grid.entry_owner(nrows, ncols, rows, columns)
-            if distributed and iso is not None:
-                rows, columns = redist.to_owners(grid, owners, rows, columns)
-            elif distributed:
-                rows, columns, values = redist.to_owners(grid, owners, rows, columns, values)
-            else:
-                mine = owners == grid.rank
-                rows, columns = rows[mine], columns[mine]
-                values = values if iso is not None else values[mine]
-            if iso is not None:
-                values = np.broadcast_to(iso, rows.shape)
-            del owners
-        # The keys replace the index arrays at once, so the build holds one copy of the input;
-        # computed in place, with no temporary arrays.
-        d = out._d
-        b = d.block
-        if keys_fit(b.nrows, b.ncols):
-            keys = rows * b.ncols
-            keys += columns
-            keys -= d.row_offset * b.ncols + d.col_offset
-        else:
-            keys = block_keys(rows - d.row_offset, columns - d.col_offset, b.nrows, b.ncols)
-        rows = columns = None
+        # One value for every entry (a pattern) stays one value: it does not travel with the
+        # entries, and no array of it is made on the way (8 bytes an entry).
+        iso = _one_value(grid, values, distributed) if grid.nprocs > 1 else None
+        carried = () if iso is not None else (values,)
+        # Each entry's key in its block, made a chunk at a time: with the input given alike
+        # everywhere each rank keeps its own; else they travel to their owners.
+        place = redist.to_blocks if distributed else redist.own_blocks
+        keys, *got = place(grid, nrows, ncols, rows, columns, *carried)
+        rows = columns = carried = None
+        values = np.broadcast_to(iso, keys.shape) if iso is not None else got[0]
         entries = [keys, values]
-        keys = values = None
+        keys = values = got = None
         out._set_from_entries(entries, dup_op)
         return out
 

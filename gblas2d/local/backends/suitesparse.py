@@ -179,11 +179,13 @@ def adopt(block):
 
 def _owner(array):
     """The array that owns ``array``'s memory and may hand it over, or None: ``array``
-    itself, or the whole array it views (an export read as int64)."""
+    itself, or the whole array it views with words of the same size (an export read as
+    int64; bytes would be read as one index each)."""
     if array.flags.owndata:
         owner = array
     elif array.base is not None and isinstance(array.base, np.ndarray) and \
-            array.base.flags.owndata and array.base.nbytes == array.nbytes:
+            array.base.flags.owndata and array.base.nbytes == array.nbytes and \
+            array.base.itemsize == array.itemsize:
         owner = array.base
     else:
         return None
