@@ -1,7 +1,11 @@
 """Who made a call, and with what: the first frame of the user's code on the stack, the public
 gblas2d function that code called, and descriptions of arguments that are equal on two ranks
 exactly when the arguments are. Read only to check or explain a call (``gb.Recorder``'s lines,
-the checked mode ``GBLAS2D_DEBUG`` and its message, ``Comm.check_replicated``).
+the replicated-argument check ``Comm.check_replicated`` and its message, the checked mode
+``GBLAS2D_DEBUG``'s report of a rank that waits too long).
+
+``current`` holds the public call under way on this rank (``grid.collective`` sets it): what a
+world step compares across ranks, and what a message names, with no look at the stack.
 
 The user's code is whatever lies outside gblas2d's own modules; ``gblas2d.algorithms`` counts as
 the user's, since its algorithms are written with the public API only and their lines are the
@@ -15,10 +19,46 @@ import sys
 
 import numpy as np
 
-__all__ = ["describe", "mismatch", "passed", "public_call", "user_frame", "where"]
+__all__ = ["Call", "call_title", "current", "describe", "digest", "disagreement", "identity",
+           "mismatch", "passed", "public_call", "user_frame", "where"]
 
 # grid.py's frames are the agreed boundary of a public call (``collective``), not the call.
 _BOUNDARY = "gblas2d.distributed.grid"
+
+
+class Call:
+    """One public call: the function ``grid.collective`` wraps, its arguments, and its
+    ``identity``, a number equal on two ranks exactly when the function is (the same on every
+    process, unlike ``hash``)."""
+
+    __slots__ = ("function", "args", "kwargs", "identity")
+
+    def __init__(self, function, args, kwargs, identity):
+        self.function, self.args, self.kwargs, self.identity = function, args, kwargs, identity
+
+    def parameters(self):
+        """``(qualified name, {parameter: value})``, the values as the caller passed them."""
+        try:
+            values = dict(inspect.signature(self.function).bind(*self.args,
+                                                                **self.kwargs).arguments)
+        except (TypeError, ValueError):  # a signature inspect cannot read, or bad arguments
+            values = {}
+        return self.function.__qualname__, values
+
+
+# The outermost public call under way on this rank (a Call), or None between calls.
+current = [None]
+
+
+def identity(function):
+    """A function's number for ``Call.identity``: 62 bits of a hash of its qualified name."""
+    text = f"{function.__module__}.{function.__qualname__}"
+    return digest(text)
+
+
+def digest(text):
+    """62 bits of a cryptographic hash of ``text``: equal on every process for equal text."""
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little") >> 2
 
 
 def _in_gblas2d(frame):
@@ -114,33 +154,45 @@ def _shown(value):
 
 
 # How a public call whose name is a Python hook reads in a message.
-_HOOKS = {"__lshift__": "<<", "__contains__": "in"}
+_HOOKS = {"__lshift__": "<<", "__contains__": "in", "__setitem__": "w[index] = value",
+          "__delitem__": "del w[index]", "Assigner.__lshift__": "w[index] << value"}
 
 
-def passed(what, names, checked):
+def passed(what, names, checked, call):
     """What this rank passed, for ``mismatch``: the check (``what``), the public call under
     way with each parameter as (name, fingerprint, shown), and each checked value as (name or
-    None, description, fingerprint, shown)."""
-    call = public_call()
-    title, parameters = None, []
-    if call is not None:
-        title, values = call
-        *owner, hook = title.split(".")
-        if "self" in values or "cls" in values:  # the class the user called it on
-            this = values.get("self", values.get("cls"))
-            owner = [this.__name__ if isinstance(this, type) else type(this).__name__]
-        if "<locals>" in title:  # a generated method: the check's name says more
-            title = None
-        elif hook == "__init__":
-            title = owner[0]
-            values.pop("self", None)  # half built: nothing to show
-        else:
-            title = _HOOKS.get(hook, ".".join([*owner, hook]))
-        parameters = [(name, _safely(_fingerprint, v), _safely(_shown, v))
-                      for name, v in values.items()]
+    None, description, fingerprint, shown). ``call``: that public call, a ``Call`` or what
+    ``public_call`` gave, or None."""
+    title, values = _titled(call.parameters() if isinstance(call, Call) else call)
+    parameters = [(name, _safely(_fingerprint, v), _safely(_shown, v))
+                  for name, v in values.items()]
     return what, title, parameters, [
         (name, repr(describe(v)), _safely(_fingerprint, v), _safely(_shown, v))
         for name, v in zip(names, checked, strict=True)]
+
+
+def _titled(call):
+    """``(title, {parameter: value})`` of a public call given as ``(qualified name, values)``:
+    the title as the user wrote the call (``Vector.from_dense``, ``<<``), or None for none."""
+    if call is None:
+        return None, {}
+    title, values = call
+    *owner, hook = title.split(".")
+    if "self" in values or "cls" in values:  # the class the user called it on
+        this = values.get("self", values.get("cls"))
+        owner = [this.__name__ if isinstance(this, type) else type(this).__name__]
+    if "<locals>" in title:  # a generated method: the check's name says more
+        return None, values
+    if hook == "__init__":
+        values.pop("self", None)  # half built: nothing to show
+        return owner[0], values
+    name = ".".join([*owner, hook])
+    return _HOOKS.get(name, _HOOKS.get(hook, name)), values
+
+
+def call_title(call):
+    """How the ``Call`` ``call`` reads in a message; "no gblas2d call" for None."""
+    return (_titled(call.parameters())[0] if call is not None else None) or "no gblas2d call"
 
 
 def _safely(function, value):
@@ -161,18 +213,18 @@ def _differs(label, values, shown):
         f"{inside}"
 
 
-def mismatch(seen):
+def mismatch(seen, tag=" (GBLAS2D_DEBUG)"):
     """The message of ``Comm.check_replicated`` from every rank's ``passed`` (gathered: the same
     text on every rank). It names the argument of the user's call whose value reached the
-    check differently on two ranks; failing that, the checked value itself."""
+    check differently on two ranks; failing that, the checked value itself. ``tag`` follows
+    the message's head: what found it."""
     calls = [(s[1] or s[0], s[0], len(s[3])) for s in seen]
     if any(c != calls[0] for c in calls):
         other = next(r for r, c in enumerate(calls) if c != calls[0])
         name = 0 if calls[0][0] != calls[other][0] else 1
-        return (f"the ranks made different calls at once (GBLAS2D_DEBUG): rank 0 called "
-                f"{calls[0][name]}, rank {other} called {calls[other][name]}")
+        return _different_calls(tag, calls[0][name], other, calls[other][name])
     what, title, parameters, checked = seen[0]
-    head = f"the ranks called {title or what} with different arguments (GBLAS2D_DEBUG): "
+    head = f"the ranks called {title or what} with different arguments{tag}: "
     differing = [k for k, c in enumerate(checked) if any(s[3][k][1] != c[1] for s in seen)]
     names = [p[0] for p in parameters]
     same_parameters = all([p[0] for p in s[2]] == names for s in seen)
@@ -194,3 +246,31 @@ def mismatch(seen):
         text += f"; of the arguments of {title}, {', '.join(changed)} " \
                 f"{'differs' if len(changed) == 1 else 'differ'} between ranks"
     return text
+
+
+def _different_calls(tag, first, other, theirs):
+    return f"the ranks made different calls at once{tag}: rank 0 called {first}, rank " \
+        f"{other} called {theirs}"
+
+
+def disagreement(seen, tag=""):
+    """The message of a world step at which the ranks were in different public calls, or had
+    checked different replicated arguments since the step before, from every rank's
+    ``(call_title(call), [passed(...) of each check])`` (gathered: the same on every rank)."""
+    titles = [s[0] for s in seen]
+    if any(t != titles[0] for t in titles):
+        other = next(r for r, t in enumerate(titles) if t != titles[0])
+        return _different_calls(tag, titles[0], other, titles[other])
+    checks = [s[1] for s in seen]
+    for k in range(max(len(c) for c in checks)):
+        at = [c[k] if k < len(c) else None for c in checks]
+        kinds = [None if a is None else (a[1] or a[0], [c[1] for c in a[3]]) for a in at]
+        if all(kind == kinds[0] for kind in kinds):
+            continue
+        if all(a is not None for a in at):
+            return mismatch(at, tag)
+        other = next(r for r, a in enumerate(at) if (a is None) != (at[0] is None))
+        named = ["nothing more" if a is None else a[1] or a[0] for a in at]
+        return _different_calls(tag, named[0], other, named[other])
+    # the arguments changed between their check and this message
+    return f"the ranks called {titles[0]} with different arguments{tag}"

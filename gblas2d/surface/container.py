@@ -462,6 +462,9 @@ class Assigner(Target):
         if isinstance(value, Target):
             raise TypeError(f"Bad type for argument `value`: {type_name(value)} is the "
                             "left side of <<, not a value")
+        self.parent.grid.comm.check_replicated(
+            "assign", output=self.parent, index=self.index, value=value, mask=self.mask,
+            accum=self.accum, replace=self.replace, submask=self.submask)
         if self.submask:
             self.parent._subassign(self.index, value, self.mask, self.accum, self.replace)
         else:

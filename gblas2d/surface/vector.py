@@ -383,6 +383,7 @@ class Vector(Container):
 
     @collective
     def __delitem__(self, index):
+        self.grid.comm.check_replicated("del", self, index)
         region = self._local_region(positions_of(self._d.size, index))
         nothing = Piece.empty(region.size, self.dtype.np_type)
         self._d.commit(write_piece(self._d.piece, nothing, PieceMask(region, True, False), None,
