@@ -19,6 +19,8 @@ import sys
 
 import numpy as np
 
+from ..semirings import Operator
+
 __all__ = ["Call", "call_title", "current", "describe", "digest", "disagreement", "identity",
            "mismatch", "passed", "public_call", "user_frame", "where"]
 
@@ -104,21 +106,44 @@ def public_call():
 def describe(value):
     """A description of a replicated argument that is equal on two ranks exactly when the
     argument is: objects by kind, shape and type, arrays by their bytes, the rest by repr."""
+    kind = type(value)
+    describer = _describers.get(kind)
+    if describer is None:
+        describer = _describers[kind] = _describer(value)
+    return describer(value)
+
+
+# How each type of argument is described, found once per type: the world steps of every
+# public call compare the arguments its calls checked, and most are of a few types.
+_describers = {}
+
+
+def _describer(value):
+    if type(value) in (type(None), bool, int, float, str) or isinstance(value, Operator):
+        return repr
     if isinstance(value, type):
-        return f"{value.__module__}.{value.__qualname__}"
+        return lambda cls: f"{cls.__module__}.{cls.__qualname__}"
     if isinstance(value, np.generic):
-        return ("scalar", str(value.dtype), repr(value.item()))
+        return lambda x: ("scalar", str(x.dtype), repr(x.item()))
     if hasattr(value, "structure") and hasattr(value, "complement"):  # a mask: not by name
-        return ("mask", value.structure, value.complement, describe(value.parent))
+        return lambda m: ("mask", m.structure, m.complement, describe(m.parent))
     if isinstance(value, np.ndarray):
-        digest = hashlib.blake2b(np.ascontiguousarray(value).view(np.uint8), digest_size=8)
-        return ("array", value.shape, str(value.dtype), digest.hexdigest())
+        return _array
     if hasattr(value, "shape") and hasattr(value, "dtype"):
-        return (type(value).__name__, tuple(value.shape), str(value.dtype))
+        return lambda x: (type(x).__name__, tuple(x.shape), str(x.dtype))
     if isinstance(value, (list, tuple)):
-        return tuple(describe(v) for v in value)
+        return lambda items: tuple(describe(v) for v in items)
     if isinstance(value, dict):
-        return tuple(sorted((k, describe(v)) for k, v in value.items()))
+        return lambda d: tuple(sorted((k, describe(v)) for k, v in d.items()))
+    return _by_repr
+
+
+def _array(a):
+    digest = hashlib.blake2b(np.ascontiguousarray(a).view(np.uint8), digest_size=8)
+    return ("array", a.shape, str(a.dtype), digest.hexdigest())
+
+
+def _by_repr(value):
     if type(value).__repr__ is object.__repr__ or callable(value) and \
             hasattr(value, "__qualname__"):
         # Its repr would hold an address, which differs between processes.

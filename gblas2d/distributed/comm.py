@@ -43,6 +43,7 @@ Counts are the logical volume of a direct exchange: an allgatherv receives every
 buffer; an alltoallv sends each destination its part. MPI's internal algorithms may route more.
 """
 
+import errno
 import os
 import pickle
 import sys
@@ -65,7 +66,7 @@ from .caller import (
 )
 
 __all__ = ["Comm", "CommStats", "PeerFailed", "count", "heard_of_a_peer", "launched_size",
-           "mpi_world", "recording", "set_debug", "stats"]
+           "mpi_world", "recording", "seen_per_rank", "set_debug", "stats"]
 
 # GBLAS2D_DEBUG=1 (or set_debug): the checked mode, a world step before every call, each
 # replicated argument compared where it is checked, and a deadline on every wait.
@@ -249,17 +250,25 @@ def _as_bytes(array):
     return np.ascontiguousarray(array).reshape(-1).view(np.uint8)
 
 
-def _receive_buffer(nbytes):
+def _receive_buffer(nbytes, world):
     """(buffer, failure): ``nbytes`` bytes to receive into. A rank that cannot allocate them
     must still take what its peers send in the call under way: it receives into a scratch
-    file, and raises the MemoryError once the call is over."""
+    file, and raises the MemoryError once the call is over. Where even that cannot be mapped
+    (a limit on the address space, ``ulimit -v``), the peers would wait for it forever: it
+    says so, naming itself and the size, and aborts the job."""
     try:
         return np.empty(nbytes, dtype=np.uint8), None
     except MemoryError as exc:
         import tempfile
 
-        with tempfile.TemporaryFile() as scratch:
-            return np.memmap(scratch, dtype=np.uint8, mode="w+", shape=max(nbytes, 1)), exc
+        try:
+            with tempfile.TemporaryFile() as scratch:
+                return np.memmap(scratch, dtype=np.uint8, mode="w+", shape=max(nbytes, 1)), exc
+        except (OSError, MemoryError):
+            print(f"gblas2d: error: out of memory: rank {world.rank}: {exc}, to receive its "
+                  "part of an exchange that the other ranks are in (no scratch file can be "
+                  "mapped either); aborting the job", file=sys.stderr, flush=True)
+            world.mpi.Abort(2)
 
 
 class _Agreement:
@@ -395,12 +404,14 @@ class Comm:
         call they are in or in the replicated arguments checked since the step before: every
         rank raises the same InvalidValue, which names the call and the argument."""
         try:
-            mine = (call_title(current[0]),
-                    [passed(what, names, values, call) for what, names, values, call
-                     in self.state.owed])
+            checks = [passed(what, names, values, call)
+                      for what, names, values, call in self.state.owed]
         except Exception:  # a value whose description fails: the others still gather
-            mine = (call_title(current[0]), [])
-        seen = self.mpi.allgather(mine)
+            checks = []
+        # outside a public call, the call whose arguments were checked last (``A.mxv(x)``)
+        title = call_title(current[0]) if current[0] is not None or not checks else \
+            checks[-1][1] or checks[-1][0]
+        seen = self.mpi.allgather((title, checks))
         self.state.paid()
         error = InvalidValue(disagreement(seen, " (GBLAS2D_DEBUG)" if _debug[0] else ""))
         self._fail_together(error, final)
@@ -572,7 +583,7 @@ class Comm:
         counts = self._open([mine.size])[:, 0].copy()
         displs = np.zeros(self.size, dtype=np.int64)
         np.cumsum(counts[:-1], out=displs[1:])
-        out, failure = _receive_buffer(int(counts.sum()))
+        out, failure = _receive_buffer(int(counts.sum()), self.world)
         self.mpi.Allgatherv(mine, [out, counts, displs, _mpi_byte()])
         if failure is not None:
             raise failure
@@ -615,7 +626,7 @@ class Comm:
         np.cumsum(send_counts[:-1], out=send_displs[1:])
         recv_displs = np.zeros(self.size, dtype=np.int64)
         np.cumsum(recv_counts[:-1], out=recv_displs[1:])
-        buffer, failure = _receive_buffer(int(recv_counts.sum()))
+        buffer, failure = _receive_buffer(int(recv_counts.sum()), self.world)
         self.mpi.Alltoallv([send.view(np.uint8), send_counts, send_displs, _mpi_byte()],
                            [buffer, recv_counts, recv_displs, _mpi_byte()])
         if failure is not None:
@@ -647,7 +658,7 @@ class Comm:
         if dest == self.rank and source == self.rank:
             self._record("sendrecv", 0, 0, 0, start)
             return array
-        out, failure = _receive_buffer(count)
+        out, failure = _receive_buffer(count, self.world)
         self.mpi.Sendrecv(mine, dest=dest, recvbuf=out, source=source)
         if failure is not None:
             raise failure
@@ -671,7 +682,7 @@ class Comm:
             sizes = self._header(mine)[root, :len(dtypes)].copy()
         nbytes = [int(s) * np.dtype(t).itemsize for s, t in zip(sizes, dtypes, strict=True)]
         starts = np.concatenate([[0], np.cumsum([(b + 7) // 8 * 8 for b in nbytes])])
-        buffer, failure = _receive_buffer(int(starts[-1]))
+        buffer, failure = _receive_buffer(int(starts[-1]), self.world)
         if self.rank == root:
             for a, t, s, b in zip(arrays, dtypes, starts, nbytes, strict=False):
                 buffer[s:s + b] = _as_bytes(np.asarray(a, dtype=t))
@@ -757,20 +768,50 @@ class Comm:
             self._open()
 
 
+def seen_per_rank(exc):
+    """Mark ``exc`` as the failure of something every rank did on its own (opening a file
+    that each reads a share of): when only some ranks raise it, the agreed message names
+    them. Returns ``exc``. Local."""
+    exc.gblas2d_per_rank = True
+    return exc
+
+
 def _describe(failure, final=False, rank=0):
     """A failure as plain strings, which any rank can unpickle (a class need not be), whether
-    it ends a public call, and whether it is first-hand (not a peer's failure heard of). The
-    class is the first of its own and its bases short of Exception that can be rebuilt from
-    the message (numpy's ``_ArrayMemoryError`` is a MemoryError), else its own, which the
-    others name in a RuntimeError; a MemoryError's message names the rank."""
+    it ends a public call, whether it is first-hand (not a peer's failure heard of), and
+    whether each rank met it on its own (``seen_per_rank``). The class is the first of its
+    own and its bases short of Exception that can be rebuilt from the message (numpy's
+    ``_ArrayMemoryError`` is a MemoryError), else its own, which the others name in a
+    RuntimeError. A failure for want of memory is a MemoryError whose message names the
+    rank (``_short_of_memory``)."""
     if failure is None:
         return None
-    message = str(failure)
+    short = _short_of_memory(failure)
+    message = str(failure if short is None else short)
     cls = next((c for c in type(failure).__mro__ if c not in (Exception, BaseException, object)
                 and _rebuilds(c, message)), type(failure))
-    if isinstance(failure, MemoryError):
+    if short is not None:
+        cls = cls if isinstance(failure, MemoryError) else MemoryError
         message = f"rank {rank}: {message or 'out of memory (no size given)'}"
-    return cls.__module__, cls.__qualname__, message, final, not heard_of_a_peer(failure)
+    return cls.__module__, cls.__qualname__, message, final, not heard_of_a_peer(failure), \
+        getattr(failure, "gblas2d_per_rank", False)
+
+
+def _short_of_memory(failure):
+    """``failure`` if it is a MemoryError; else the exception in its chain that says this rank
+    had no memory left: an ENOMEM, or the dynamic loader unable to map a library that a
+    module loads on first use (under ``ulimit -v``); else None."""
+    if isinstance(failure, MemoryError):
+        return failure
+    seen, exc = set(), failure
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, OSError) and exc.errno == errno.ENOMEM or \
+                isinstance(exc, (ImportError, OSError)) and \
+                str(exc).endswith("failed to map segment from shared object"):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return None
 
 
 def _rebuilds(cls, message):
@@ -807,22 +848,22 @@ def _final_cause(exc):
 
 def raise_agreed(descriptions, own):
     """Raise the described exception of the lowest rank that failed first-hand (``_describe``:
-    the same class and message on every rank), marked as agreed. An OSError that only some
-    ranks had (a file that only some can see) says which."""
+    the same class and message on every rank), marked as agreed. A failure ``seen_per_rank``
+    that only some ranks had (a file that only some can see) says which."""
     failed = [d for d in descriptions if d is not None]
     chosen = next((d for d in failed if d[4]), failed[0])
-    module, qualname, message, final, _ = chosen
-    cls = sys.modules.get(module)
-    for part in qualname.split("."):
-        cls = getattr(cls, part, None)
+    module, qualname, message, final, _, per_rank = chosen
     alike = [r for r, d in enumerate(descriptions) if d is not None and d[4] and
              d[:3] == chosen[:3]]
-    if isinstance(cls, type) and issubclass(cls, OSError) and len(alike) < len(descriptions):
+    if per_rank and len(alike) < len(descriptions):
         message += f" (on {_ranks(alike)} of {len(descriptions)}; the others had no such error)"
     if own is not None and (type(own).__module__, type(own).__qualname__, str(own)) == \
             (module, qualname, message):
         exc = own
     else:
+        cls = sys.modules.get(module)
+        for part in qualname.split("."):
+            cls = getattr(cls, part, None)
         try:
             exc = cls(message)
         except Exception:  # a class this rank cannot find or rebuild from its message

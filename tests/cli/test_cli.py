@@ -228,7 +228,9 @@ def test_a_file_some_ranks_cannot_see_fails_on_all_of_them(tmp_path, who_sees_it
                           timeout=240)
     assert done.returncode == 2, done.stdout + done.stderr
     lines = [line for line in done.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and "graph file not found on rank" in lines[0], done.stderr
+    lacking = "ranks 1, 2 and 3" if who_sees_it == "rank 0" else "rank 0"
+    assert lines == [f"gblas2d: error: graph file not found: g.mtx (on {lacking} of 4; the "
+                     "others had no such error)"], done.stderr
 
 
 @pytest.mark.parametrize("nprocs", [1, 4])
@@ -494,6 +496,23 @@ def test_temporaries_of_killed_runs_are_removed_by_the_next_write(tmp_path):
     write_atomically(out, lambda f: f.write(b"done"), compress=False)
     assert out.read_bytes() == b"done"
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live.name, out.name])
+
+
+def test_the_next_run_names_the_temporary_of_a_killed_one(command, tmp_path):
+    """A job killed while rank 0 wrote --output (kill -9, or a Ctrl-C whose launcher ended a
+    rank blocked in MPI) leaves its temporary beside it: the next run removes it and says so."""
+    from gblas2d.io.graphio import _temporary_name
+
+    out = tmp_path / "levels.csv"
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True).stdout.strip()
+    stale = Path(_temporary_name(out, int(gone)))
+    stale.write_bytes(b"vertex,level\n0,")
+    code, stdout, err = command("run", "bfs_levels", "--graph", KARATE, "--output", out)
+    assert code == 0, err
+    assert f"removed {stale.name}: the temporary file of a write of {out} by process {gone} " \
+        "of this host, which was killed before it finished" in stdout.splitlines()
+    assert [p.name for p in tmp_path.iterdir()] == [out.name]
 
 
 # ------------------------------------------------------------ LDBC Graphalytics .v / .e pairs
@@ -809,6 +828,11 @@ def test_an_edge_list_with_label_ids_answers_by_them(tmp_path, nprocs):
     assert done.returncode == 0, done.stdout + done.stderr
     assert "n=1000000000000" in done.stdout and "reached 2 vertices" in done.stdout
     assert levels.read_text().splitlines()[1:] == ["999999999998,0", "999999999999,1"]
+    # The default source, the vertex of largest out-degree (the smallest of a tie), is found
+    # in O(entries / P) as well: no vector of n (issue 46).
+    done = gblas2d("run", "sssp", "--graph", declared, nprocs=nprocs)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "sssp from vertex 0:" in done.stdout and "reached 2 vertices" in done.stdout
     done = gblas2d("run", "pagerank", "--graph", declared, nprocs=nprocs)
     assert done.returncode == 2, done.stdout + done.stderr
     assert done.stderr.startswith("gblas2d: error: out of memory") and \

@@ -191,6 +191,34 @@ def test_a_failure_that_is_not_an_exception_class_of_the_library(graph, monkeypa
     still_works(A, x, snapshot(x))
 
 
+def test_numpys_own_memory_error_is_a_memory_error_on_every_rank(graph, monkeypatch):
+    """numpy's MemoryError (``_ArrayMemoryError``, which cannot be rebuilt from its message) on
+    one rank: a MemoryError on every rank, naming that rank and the size it asked for, not a
+    RuntimeError elsewhere (issue 46)."""
+    A, x = graph
+    real = matrix.held_as_bitmap
+
+    def huge(*args, **kwargs):
+        if last_rank():
+            np.empty(1 << 50, dtype=np.int64)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(matrix, "held_as_bitmap", huge)
+    with pytest.raises(MemoryError) as excinfo:
+        A.reduce_rowwise().new()
+    monkeypatch.undo()
+    g = gb.default_grid()
+    size = "Unable to allocate 8.00 PiB for an array with shape (1125899906842624,) and " \
+           "data type int64"
+    e = excinfo.value
+    seen = g.comm.allgather_object((type(e) is MemoryError, str(e)))
+    if g.nprocs == 1:
+        assert seen == [(False, size)]  # numpy's own, passed through
+    else:
+        assert all(s == (True, f"rank {g.nprocs - 1}: {size}") for s in seen), seen
+    still_works(A, x, snapshot(x))
+
+
 COLLECTIVES = ("step", "allreduce", "allgatherv", "exchange", "sendrecv")
 
 
