@@ -104,8 +104,9 @@ def public_call():
 
 
 def describe(value):
-    """A description of a replicated argument that is equal on two ranks exactly when the
-    argument is: objects by kind, shape and type, arrays by their bytes, the rest by repr."""
+    """A description of a replicated argument, a string that is equal on two ranks exactly
+    when the argument is: objects by kind, shape and type, arrays by their bytes, the rest
+    by repr."""
     kind = type(value)
     describer = _describers.get(kind)
     if describer is None:
@@ -124,23 +125,29 @@ def _describer(value):
     if isinstance(value, type):
         return lambda cls: f"{cls.__module__}.{cls.__qualname__}"
     if isinstance(value, np.generic):
-        return lambda x: ("scalar", str(x.dtype), repr(x.item()))
+        return lambda x: f"scalar {x.dtype} {x.item()!r}"
     if hasattr(value, "structure") and hasattr(value, "complement"):  # a mask: not by name
-        return lambda m: ("mask", m.structure, m.complement, describe(m.parent))
+        return lambda m: f"mask {m.structure} {m.complement} {describe(m.parent)}"
     if isinstance(value, np.ndarray):
         return _array
     if hasattr(value, "shape") and hasattr(value, "dtype"):
-        return lambda x: (type(x).__name__, tuple(x.shape), str(x.dtype))
+        return lambda x: f"{type(x).__name__} {x.shape} {x.dtype}"
     if isinstance(value, (list, tuple)):
-        return lambda items: tuple(describe(v) for v in items)
+        return lambda items: f"({', '.join(describe(v) for v in items)})"
     if isinstance(value, dict):
-        return lambda d: tuple(sorted((k, describe(v)) for k, v in d.items()))
+        return _mapping
     return _by_repr
+
+
+def _mapping(d):
+    if not d:  # the options of most writes
+        return "{}"
+    return f"{{{', '.join(sorted(f'{k!r}: {describe(v)}' for k, v in d.items()))}}}"
 
 
 def _array(a):
     digest = hashlib.blake2b(np.ascontiguousarray(a).view(np.uint8), digest_size=8)
-    return ("array", a.shape, str(a.dtype), digest.hexdigest())
+    return f"array {a.shape} {a.dtype} {digest.hexdigest()}"
 
 
 def _by_repr(value):
@@ -161,7 +168,7 @@ def _fingerprint(value):
             array = None
         if array is not None and array.dtype.kind in "biufc":
             value = array
-    return repr(describe(value))
+    return describe(value)
 
 
 def _shown(value):
@@ -192,7 +199,7 @@ def passed(what, names, checked, call):
     parameters = [(name, _safely(_fingerprint, v), _safely(_shown, v))
                   for name, v in values.items()]
     return what, title, parameters, [
-        (name, repr(describe(v)), _safely(_fingerprint, v), _safely(_shown, v))
+        (name, describe(v), _safely(_fingerprint, v), _safely(_shown, v))
         for name, v in zip(names, checked, strict=True)]
 
 

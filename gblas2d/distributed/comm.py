@@ -752,7 +752,7 @@ class Comm:
         if self.size == 1:
             return
         checked = [*arguments, *named.values()]
-        number = digest(what + repr(tuple(describe(a) for a in checked)))
+        number = digest("\0".join([what, *map(describe, checked)]))
         names = [None] * len(arguments) + list(named)
         # The checked mode names the call from the stack, as the user made it; otherwise
         # the call is kept as it is, and read only if the ranks differ.

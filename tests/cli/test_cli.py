@@ -233,6 +233,43 @@ def test_a_file_some_ranks_cannot_see_fails_on_all_of_them(tmp_path, who_sees_it
                      "others had no such error)"], done.stderr
 
 
+# The rank under test loads what the command loads, then may map only a little more.
+LIMITED = textwrap.dedent("""\
+    import resource, sys
+    import mpi4py.MPI
+    import suitesparse_graphblas
+    import gblas2d.cli
+    from gblas2d.local.backends import compiled
+    if compiled.available():
+        compiled.load()
+    status = open("/proc/self/status").read().split("VmSize:")[1]
+    limit = int(status.split()[0]) * 1024 + (24 << 20)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    sys.exit(gblas2d.cli.main(sys.argv[1:]))
+""")
+
+
+def test_one_rank_out_of_memory_is_one_line_and_exit_code_2(tmp_path):
+    """One rank of four under an address-space limit (``ulimit -v``) runs out of memory while
+    the graph is built: every rank ends with the same MemoryError, and the command prints
+    one line naming the rank and the size, with exit code 2 (issue 46: 195 lines, three
+    tracebacks and MPI_Abort before)."""
+    limited = tmp_path / "limited.py"
+    limited.write_text(LIMITED)
+    mpiexec = shutil.which("mpiexec", path=str(Path(sys.executable).parent)) or \
+        shutil.which("mpiexec")
+    command = ["run", "bfs_levels", "--graph", "kron:16", "--quiet"]
+    done = subprocess.run([mpiexec, "-n", "3", sys.executable, "-m", "gblas2d", *command, ":",
+                           "-n", "1", sys.executable, str(limited), *command], cwd=ROOT,
+                          env=dict(ENV, PYTHONPATH=str(ROOT)), capture_output=True, text=True,
+                          timeout=240)
+    lines = (done.stdout + done.stderr).strip().splitlines()
+    assert done.returncode == 2, lines
+    assert len(lines) == 1 and re.fullmatch(
+        r"gblas2d: error: out of memory: rank 3: Unable to allocate [\d.]+ MiB for an array "
+        r"with shape \([\d, ]+\) and data type \w+", lines[0]), lines
+
+
 @pytest.mark.parametrize("nprocs", [1, 4])
 def test_an_unwritable_output_is_found_before_the_run(tmp_path, nprocs):
     for target, what in ((tmp_path / "missing" / "out.tsv", "no directory"),
