@@ -155,7 +155,8 @@ def test_info_reports_blocks_per_rank():
     (["run", "bfs_levels", "--graph", "kron:x"], "must be integers"),
     (["run", "bfs_levels", "--graph", "kron:6", "--source", 999], "out of range"),
     (["run", "pagerank", "--graph", "kron:6", "--method", "fastsv"], "not a method"),
-    (["run", "bfs_levels", "--graph", MANGLED], "mangled3.mtx"),
+    # the reader's message names the path, once
+    (["run", "bfs_levels", "--graph", MANGLED], f"error: {MANGLED}: line 1: unknown field"),
     (["run", "nosuch", "--graph", "kron:6"], "invalid choice"),
     (["run", "bfs_levels", "--graph", "kron:6", "--grid", "2by2"], "must look like 2x3"),
     (["run", "bfs_levels", "--graph", "kron:6", "--grid", "2x2"], "does not match 1 processes"),
