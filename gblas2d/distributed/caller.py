@@ -245,11 +245,12 @@ def _differs(label, values, shown):
         f"{inside}"
 
 
-def mismatch(seen, tag=" (GBLAS2D_DEBUG)"):
-    """The message of ``Comm.check_replicated`` from every rank's ``passed`` (gathered: the same
-    text on every rank). It names the argument of the user's call whose value reached the
-    check differently on two ranks; failing that, the checked value itself. ``tag`` follows
-    the message's head: what found it."""
+def mismatch(seen, tag):
+    """The message of ``Comm.check_replicated`` from every rank's ``passed`` of one check
+    (gathered: the same text on every rank). It names the argument of the user's call whose
+    value reached the check differently on two ranks; failing that, the checked value itself.
+    ``tag`` follows the message's head: the mode that found it (`` (GBLAS2D_DEBUG)`` or
+    nothing)."""
     calls = [(s[1] or s[0], s[0], len(s[3])) for s in seen]
     if any(c != calls[0] for c in calls):
         other = next(r for r, c in enumerate(calls) if c != calls[0])
@@ -285,7 +286,7 @@ def _different_calls(tag, first, other, theirs):
         f"{other} called {theirs}"
 
 
-def disagreement(seen, tag=""):
+def disagreement(seen, tag):
     """The message of a world step at which the ranks were in different public calls, or had
     checked different replicated arguments since the step before, from every rank's
     ``(call_title(call), [passed(...) of each check])`` (gathered: the same on every rank)."""
