@@ -2,6 +2,7 @@
 scripts run as ``python benchmarks/<script>.py``, which puts this folder on ``sys.path``)."""
 
 import cProfile
+import ctypes
 import json
 import os
 import pstats
@@ -21,6 +22,41 @@ def resident():
 def peak():
     """This process's peak resident memory so far, in bytes (Linux reports KiB)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def trim():
+    """Hand the heap's freed memory back to the system (glibc's ``malloc_trim``), so that
+    resident memory counts what is live, not what the allocator keeps for reuse (which differs
+    from rank to rank); nothing where there is no glibc."""
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
+def reset_peak():
+    """Start the peak resident memory again from what the process holds now (Linux 4.0 and
+    later: ``/proc/self/clear_refs``), so that ``peak_since_reset`` is the peak of what
+    follows alone, not of the process's life; False where it cannot."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        return False
+    return True
+
+
+def peak_since_reset():
+    """The peak resident memory since ``reset_peak`` (``VmHWM``), in bytes; ``peak()`` where
+    /proc does not say."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return peak()
 
 
 def outside_mpi_env():

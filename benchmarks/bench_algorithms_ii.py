@@ -16,6 +16,9 @@ weights uniform on [0, 1) (symmetrized with max), everything else its pattern.
   (``fused=False``: one frontier column per color, one product per level, the same samples)
   is also timed up to ``--unfused-max`` colors.
 * ``influence_maximization``: ``--seeds`` seeds from ``--samples`` RRR sets.
+* ``bfs_levels`` from a batch of ``--bc-sources`` sources with edges (one n x k frontier), on
+  the R-MAT graph and on a 2D mesh of ``--mesh`` rows and columns: gblas2d, then the same code
+  on python-graphblas objects with one SuiteSparse thread.
 * ``max_weight_matching``, ``label_propagation`` (``--cdlp-iter`` iterations) and
   ``betweenness_centrality`` (a batch of ``--bc-sources`` sources): gblas2d, then the same code
   on python-graphblas objects with one SuiteSparse thread (rank 0 alone, the others sleep),
@@ -39,6 +42,7 @@ import numpy as np
 from _common import idle_wait, time_collective, time_local, write_json
 from gblas2d.algorithms import (
     betweenness_centrality,
+    bfs_levels,
     fused_bpt,
     influence_maximization,
     label_propagation,
@@ -59,7 +63,10 @@ def parse_args(argv=None):
     p.add_argument("--seeds", type=int, default=10)
     p.add_argument("--samples", type=int, default=1024)
     p.add_argument("--cdlp-iter", type=int, default=10)
-    p.add_argument("--bc-sources", type=int, default=64)
+    p.add_argument("--bc-sources", type=int, default=64,
+                   help="sources of the betweenness batch and of the multi-source BFS")
+    p.add_argument("--mesh", type=int, nargs=2, default=[100, 200],
+                   help="rows and columns of the 2D mesh of the multi-source BFS")
     p.add_argument("--nx-scale", type=int, default=10)
     p.add_argument("--repeat", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
@@ -123,9 +130,17 @@ def peer_rows(comm, A, W, args):
     """gblas2d beside the same code on python-graphblas (one thread) for the three LA peers."""
     import graphblas as grb
 
-    sources = np.random.default_rng(args.seed + 1).choice(A.nrows, args.bc_sources,
-                                                          replace=False).tolist()
+    rng = np.random.default_rng(args.seed + 1)
+    sources = rng.choice(A.nrows, args.bc_sources, replace=False).tolist()
+    # the multi-source BFS starts from vertices with edges (an R-MAT graph has many without)
+    linked = A.reduce_rowwise(gb.agg.count).new().to_coo()[0]
+    bfs_sources = rng.choice(linked, min(args.bc_sources, len(linked)), replace=False).tolist()
+    mesh = gb.generators.grid_graph(*args.mesh)
+    mesh_sources = rng.choice(mesh.nrows, args.bc_sources, replace=False).tolist()
     calls = {
+        f"bfs_levels, {len(bfs_sources)} sources": (A, lambda M: bfs_levels(M, bfs_sources)),
+        f"the same, mesh {args.mesh[0]}x{args.mesh[1]}": (
+            mesh, lambda M: bfs_levels(M, mesh_sources)),
         "max_weight_matching": (W, max_weight_matching),
         "label_propagation": (A, lambda M: label_propagation(M, max_iter=args.cdlp_iter)),
         "betweenness_centrality": (A, lambda M: betweenness_centrality(M, sources)),
@@ -161,8 +176,9 @@ def peer_rows(comm, A, W, args):
 
 
 def _same(mine, theirs):
-    (i, v), (j, w) = mine, theirs
-    return np.array_equal(i, j) and np.allclose(v, w, rtol=1e-9, atol=0)
+    """Two results' ``to_coo()``: the same indices, values within 1e-9."""
+    return all(np.array_equal(i, j) for i, j in zip(mine[:-1], theirs[:-1], strict=True)) \
+        and np.allclose(mine[-1], theirs[-1], rtol=1e-9, atol=0)
 
 
 def networkx_rows(comm, args):
@@ -216,11 +232,11 @@ def print_table(report):
         print(f"{row['colors']:7d} {row['fused_s']:9.3f} {unfused} {saving} "
               f"{row['edges_fused']:12d} {row['edges_unfused']:14d} "
               f"{row['work_saving']:7.2f} {row['levels']:6d}")
-    print(f"\n{'algorithm':<24} {'gblas2d s':>10} {'graphblas 1t s':>15} {'ratio':>7} "
+    print(f"\n{'algorithm':<28} {'gblas2d s':>10} {'graphblas 1t s':>15} {'ratio':>7} "
           f"{'same':>5}")
     for row in report["peers"]:
         theirs = row.get("graphblas_1t_s")
-        print(f"{row['algorithm']:<24} {row['gblas2d_s']:10.3f} "
+        print(f"{row['algorithm']:<28} {row['gblas2d_s']:10.3f} "
               f"{'-' if theirs is None else f'{theirs:.3f}':>15} "
               f"{row.get('ratio', float('nan')):7.2f} {str(row.get('same_result', '-')):>5}")
     print(f"\nscale {report['networkx'][0]['scale']}: {'algorithm':<24} {'gblas2d s':>10} "

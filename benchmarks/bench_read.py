@@ -12,9 +12,11 @@ distinct edges; or a directed Graphalytics graph of them, its ids 3i + 1 in asce
 gblas2d reads it with ``read_edgelist``, ``mmread`` or ``read_graphalytics`` (every rank its
 own lines); the peer runs in a process of its own, so one engine's peak is not the other's, with
 one SuiteSparse thread and scipy's Matrix Market parser at one thread (gblas2d gives it
-``GBLAS2D_THREADS`` a rank). Per rank: seconds, and the peak resident memory while reading, less the
-process's resident memory after a warm-up (the interpreter, numpy, SciPy and SuiteSparse's
-code are excluded), per entry the rank holds after. Best of ``--repeat`` for the times.
+``GBLAS2D_THREADS`` a rank). Per rank: seconds, and per entry the rank holds after, the peak
+resident memory while reading and the memory held after it, above the resident memory just
+before the read with the heap's freed memory handed back (``malloc_trim``), the peak reset
+(``VmHWM``) and the previous read's matrix freed; the largest over ``--repeat`` reads, and
+the best of their times.
 Results go to ``benchmarks/results/read_<format>_scale<S>_<P>ranks.json``.
 
 ``--gzip`` reads the edge list or Matrix Market file gzipped (``gzip -6`` of the same text,
@@ -24,6 +26,7 @@ Results then go to ``read_<format>_gz_scale<S>_<P>ranks.json``.
 """
 
 import argparse
+import gc
 import gzip
 import json
 import os
@@ -33,7 +36,7 @@ import sys
 import time
 
 import numpy as np
-from _common import outside_mpi_env, peak, resident
+from _common import outside_mpi_env, peak_since_reset, reset_peak, resident, trim
 
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
 
@@ -104,25 +107,39 @@ def write_warm(path, form):
                 if form == "mtx" else "0 1\n1 2\n")
 
 
+def measured_reads(read, path, repeat, entries, sync=lambda: None, seconds=lambda s: s):
+    """Read ``repeat`` times: (the last matrix, the best seconds, the largest peak and held
+    bytes of a read above the memory just before it). The previous read's matrix is freed
+    first (python-graphblas's objects, which hold the blocks, go with the cycle collector)."""
+    best, top, held, A = float("inf"), 0, 0, None
+    for _ in range(repeat):
+        A = None
+        gc.collect()
+        trim()
+        sync()
+        base = resident()
+        reset_peak()
+        start = time.perf_counter()
+        A = read(path)
+        best = min(best, seconds(time.perf_counter() - start))
+        top = max(top, peak_since_reset() - base)
+        trim()
+        held = max(held, resident() - base)
+    n = max(entries(A), 1)
+    return A, best, top / n, held / n
+
+
 def run_gblas2d(path, repeat, form):
     import gblas2d as gb
 
     comm = gb.default_grid().comm
     read = reader(form)
     read(path + ".warm")
-    base = resident()
-    best = float("inf")
-    for k in range(repeat):
-        comm.barrier()
-        start = time.perf_counter()
-        A = read(path)
-        seconds = comm.allreduce(np.array([time.perf_counter() - start]), "max")[0]
-        best = min(best, float(seconds))
-        entries = A.block.nvals
-        if k < repeat - 1:
-            del A
-    row = {"rank": comm.rank, "entries": entries, "nvals": A.nvals, "seconds": best,
-           "peak_B_per_entry": (peak() - base) / max(entries, 1)}
+    A, best, top, held = measured_reads(
+        read, path, repeat, lambda M: M.block.nvals, comm.barrier,
+        lambda s: float(comm.allreduce(np.array([s]), "max")[0]))
+    row = {"rank": comm.rank, "entries": A.block.nvals, "nvals": A.nvals, "seconds": best,
+           "peak_B_per_entry": top, "held_B_per_entry": held}
     return comm.rank, comm.allgather_object(row)
 
 
@@ -150,14 +167,9 @@ def run_peer(path, repeat, form):
         return grb.Matrix.from_coo(edges[:, 0], edges[:, 1], True, nrows=n, ncols=n)
 
     read(path + ".warm")
-    base = resident()
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        A = read(path)
-        best = min(best, time.perf_counter() - start)
+    A, best, top, held = measured_reads(read, path, repeat, lambda M: M.nvals)
     return [{"rank": 0, "entries": A.nvals, "nvals": A.nvals, "seconds": best,
-             "peak_B_per_entry": (peak() - base) / max(A.nvals, 1),
+             "peak_B_per_entry": top, "held_B_per_entry": held,
              "note": {"mtx": "graphblas.io.mmread",
                       "graphalytics": "np.loadtxt of both files, np.searchsorted, then "
                                       "Matrix.from_coo(rows, cols, True)"}.get(
@@ -215,12 +227,13 @@ def main():
     size = sum(os.path.getsize(path + part) for part in
                ((".v", ".e") if args.format == "graphalytics" else ("",)))
     print(f"{path}: {size / 2**20:.0f} MiB, {rows[0]['nvals']:,} entries; best of "
-          f"{args.repeat}; peak bytes per local entry above the warmed-up interpreter")
-    print(f"{'engine':<28}{'rank':>5}{'entries':>12}{'seconds':>9}{'peak B/entry':>14}")
+          f"{args.repeat}; bytes per local entry above the memory before a read")
+    print(f"{'engine':<28}{'rank':>5}{'entries':>12}{'seconds':>9}{'peak B/entry':>14}"
+          f"{'held B/entry':>14}")
     for name, group in ((f"gblas2d ({nprocs} ranks)", rows), ("python-graphblas (1 thr)", peers)):
         for r in group:
             print(f"{name:<28}{r['rank']:>5}{r['entries']:>12,}{r['seconds']:>9.2f}"
-                  f"{r['peak_B_per_entry']:>14.1f}")
+                  f"{r['peak_B_per_entry']:>14.1f}{r['held_B_per_entry']:>14.1f}")
     if peers:
         print(f"time ratio gblas2d / peer: {rows[0]['seconds'] / peers[0]['seconds']:.2f}")
     os.makedirs(RESULTS, exist_ok=True)
@@ -232,6 +245,7 @@ def main():
                    "ranks": nprocs,
                    "threads": {"gblas2d": os.environ.get("GBLAS2D_THREADS", "default"),
                                "python_graphblas": 1},
+                   "load_average": os.getloadavg()[0],
                    "gblas2d": rows, "python_graphblas": peers}, f, indent=1)
     print(f"wrote {out}")
 

@@ -13,6 +13,7 @@ import numbers
 import numpy as np
 
 from ._arrays import array_module
+from ._numeric import cast
 from .dtypes import BOOL, INT64, lookup_dtype, unify
 
 __all__ = ["BinaryOp", "IndexUnaryOp", "Monoid", "Operator", "Semiring", "UnaryOp"]
@@ -253,8 +254,11 @@ class BinaryOp(Operator):
             t = self.input_type(lookup_dtype(x.dtype), lookup_dtype(y.dtype))
             types = self._types[key] = (t.np_type, self.output_type(t, t).np_type)
         in_type, out_type = types
-        x = x.astype(in_type, copy=False)
-        y = y.astype(in_type, copy=False)
+        # (a typed op casts its operands as SuiteSparse does: floats into integers saturate)
+        if x.dtype != in_type:
+            x = cast(x, in_type)
+        if y.dtype != in_type:
+            y = cast(y, in_type)
         with np.errstate(all="ignore"):
             out = self.func(x, y, ia, ja, ib, jb) if self.index_aware else self.func(x, y)
         xp = array_module(x)

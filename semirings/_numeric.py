@@ -27,6 +27,15 @@ def saturate(values, np_type):
     return out
 
 
+def cast(values, np_type):
+    """``values`` in ``np_type`` as SuiteSparse casts them: floats into integers saturate
+    (``saturate``), everything else as numpy casts it."""
+    np_type = np.dtype(np_type)
+    if values.dtype.kind in "fc" and np_type.kind in "iu":
+        return saturate(values.real if values.dtype.kind == "c" else values, np_type)
+    return values.astype(np_type, copy=False)
+
+
 def cdiv(x, y):
     """GrB_DIV: C division. Integers truncate toward zero and ``x / 0`` is the extreme value of
     ``x``'s sign (``0 / 0`` is 0); floats divide; on BOOL it is ``first``."""

@@ -1,8 +1,11 @@
 """The 2D layer: what moves where between ranks.
 
 ``vector`` and ``matrix`` are the layer's own objects (``DistVector``, ``DistMatrix``): what a
-distributed Vector or Matrix holds on a rank, with the agreed nvals and the one write; the surface's
-Vector and Matrix each hold one. ``grid`` answers every ownership question by arithmetic (pieces,
+distributed Vector or Matrix holds on a rank, with the agreed nvals, the one write, the
+assign, element-wise ops and reductions; the surface's Vector and Matrix each hold one and
+import nothing from the local layer. ``indexing`` reads and assigns regions of a matrix's blocks,
+``shape`` resizes and spreads them, ``parts`` folds or compares a rank's part wherever it lies.
+``grid`` answers every ownership question by arithmetic (pieces,
 blocks, segments, owners) and draws the agreed boundary of a public call (``collective``); ``comm``
 makes and measures every collective; ``exchange`` moves vector segments along grid rows and columns;
 ``redistribute`` sends entries to their owners; ``products`` computes mxv, vxm and mxm as expand,

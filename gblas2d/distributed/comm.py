@@ -250,20 +250,20 @@ def _as_bytes(array):
     return np.ascontiguousarray(array).reshape(-1).view(np.uint8)
 
 
-def _receive_buffer(nbytes, world):
-    """(buffer, failure): ``nbytes`` bytes to receive into. A rank that cannot allocate them
-    must still take what its peers send in the call under way: it receives into a scratch
-    file, and raises the MemoryError once the call is over. Where even that cannot be mapped
-    (a limit on the address space, ``ulimit -v``), the peers would wait for it forever: it
-    says so, naming itself and the size, and aborts the job."""
+def _receive_buffer(size, world, dtype=np.uint8):
+    """(buffer, failure): ``size`` elements of ``dtype`` to receive into. A rank that cannot
+    allocate them must still take what its peers send in the call under way: it receives into
+    a scratch file, and raises the MemoryError once the call is over. Where even that cannot
+    be mapped (a limit on the address space, ``ulimit -v``), the peers would wait for it
+    forever: it says so, naming itself and the size, and aborts the job."""
     try:
-        return np.empty(nbytes, dtype=np.uint8), None
+        return np.empty(size, dtype=dtype), None
     except MemoryError as exc:
         import tempfile
 
         try:
             with tempfile.TemporaryFile() as scratch:
-                return np.memmap(scratch, dtype=np.uint8, mode="w+", shape=max(nbytes, 1)), exc
+                return np.memmap(scratch, dtype=dtype, mode="w+", shape=max(size, 1)), exc
         except (OSError, MemoryError):
             print(f"gblas2d: error: out of memory: rank {world.rank}: {exc}, to receive its "
                   "part of an exchange that the other ranks are in (no scratch file can be "
@@ -626,9 +626,12 @@ class Comm:
         np.cumsum(send_counts[:-1], out=send_displs[1:])
         recv_displs = np.zeros(self.size, dtype=np.int64)
         np.cumsum(recv_counts[:-1], out=recv_displs[1:])
-        buffer, failure = _receive_buffer(int(recv_counts.sum()), self.world)
+        # Of the data's own type, so what arrives owns its memory: a new block may then hand
+        # it over to a backend as it is (``backends.adopt``).
+        buffer, failure = _receive_buffer(int(recv_counts.sum()) // itemsize, self.world,
+                                          send.dtype)
         self.mpi.Alltoallv([send.view(np.uint8), send_counts, send_displs, _mpi_byte()],
-                           [buffer, recv_counts, recv_displs, _mpi_byte()])
+                           [buffer.view(np.uint8), recv_counts, recv_displs, _mpi_byte()])
         if failure is not None:
             raise failure
         me = self.rank
@@ -636,7 +639,7 @@ class Comm:
         received = recv_counts.sum() - recv_counts[me]
         messages = np.count_nonzero(send_counts) - (send_counts[me] > 0)
         self._record("alltoallv", sent, received, messages, start)
-        return buffer[:int(recv_counts.sum())].view(send.dtype), recv_counts // itemsize
+        return buffer, recv_counts // itemsize
 
     def sendrecv(self, array, dest, source):
         """Send ``array`` to member ``dest`` and receive one array from member ``source`` (a

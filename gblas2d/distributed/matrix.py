@@ -18,9 +18,9 @@ import numpy as np
 from ..exceptions import InvalidValue
 from ..local import backends
 from ..local.block import Block, BlockMask
-from ..local.keys import keys_fit, reduce_sorted
+from ..local.keys import keys_fit, reduce_sorted, run_starts
 from ..local.piece import Piece
-from ..semirings import folds_to_itself
+from ..semirings import binary, folds_to_itself, monoid
 from . import redistribute as redist
 from .exchange import fold_segment
 
@@ -57,11 +57,12 @@ class DistMatrix:
     def shape(self):
         return (self.nrows, self.ncols)
 
-    def install(self, block):
+    def install(self, block, *, avoiding=None):
         """Collective. Install a new block once every rank has computed its own. A rank that
         failed makes that step with its flag (the comm layer's drain), so every rank raises
         and the matrix is left unchanged. The step is final: what follows cannot fail, so a
-        public call that ends here needs no step of its own."""
+        public call that ends here needs no step of its own. ``avoiding``: a block none of
+        whose entries the new one holds (``Block.avoid``)."""
         dtype = self.dtype.np_type
         if block.has_pending and block.dtype != dtype:
             block.settle()  # (cast below, as a whole array)
@@ -78,6 +79,8 @@ class DistMatrix:
             backends.adopt(block)
         # within_mask spoke of the write that made the block, not of writes that copy it.
         block.within_mask = False
+        if avoiding is not None:
+            block.avoid(avoiding)
         total = self.grid.comm.step([block.nvals], final=True)[0]
         self.block = block
         self.nvals = int(total)
@@ -96,11 +99,11 @@ class DistMatrix:
         duplicates combined with the BinaryOp ``dup`` through ``dup_monoid`` (``dup`` None:
         refused, InvalidValue). ``entries`` is a list [keys, values] that this method empties,
         so that each array is freed as soon as its successor exists."""
-        keys, values = entries
-        entries.clear()
         # Only a non-commutative dup (first, second, minus) needs duplicates kept in input
         # order; otherwise the faster unstable sort will do.
-        keys, values = sort_keys(keys, values, stable=dup is not None and not dup.commutative)
+        sort_keys(entries, stable=dup is not None and not dup.commutative)
+        keys, values = entries
+        entries.clear()
         if len(keys) > 1 and (keys[1:] == keys[:-1]).any():
             if dup is None:
                 raise InvalidValue("Duplicate indices found; give dup_op to combine them")
@@ -114,8 +117,14 @@ class DistMatrix:
                 keys = keys[first]
                 values = np.broadcast_to(values[:1], keys.shape)
             else:
-                keys, values = reduce_sorted(keys, values, dup_monoid)
-        block = Block.from_keys(self.block.nrows, self.block.ncols, keys, values)
+                # reduce_sorted's two steps, the keys freed before the values are reduced
+                starts = run_starts(keys)
+                keys = keys[starts]
+                values = dup_monoid.reduceat(values, starts)
+                starts = None
+        # The keys are this method's own: they become the block's columns in place.
+        block = Block.from_keys(self.block.nrows, self.block.ncols, keys, values,
+                                own_keys=True)
         # The keys go before install makes the values a whole array (the build's peak).
         keys = values = None
         self.install(block)
@@ -163,21 +172,35 @@ class DistMatrix:
                 t = Block.from_keys(c.nrows, c.ncols, *t)
             block = backends.run("write_block", c, t, mask, accum, replace,
                                  self.dtype.np_type)
-        self.install(block)
+        avoided = mask is not None and mask.complement and mask.structure and (
+            replace or self.nvals == 0)
+        # C<~M.S> with replace (or into nothing) leaves no entry where M has one
+        self.install(block, avoiding=mask.block if avoided else None)
         if symmetric and mask is None and accum is None:
             self.mark_symmetric()
 
-    def upsert(self, keys, values, accum=None):
+    def upsert(self, keys, values, accum=None, *, new=False):
         """Collective. The entries at the sorted unique local ``keys`` set to ``values`` (or
-        accumulated into), the others kept: pending in the block where they are few."""
+        accumulated into), the others kept: pending in the block where they are few. ``new``:
+        no key is an entry yet."""
         c = self.block
         if c.can_pend(len(keys)):
-            self.install(c.upserted(keys, values, accum))
+            self.install(c.upserted(keys, values, accum, new=new))
         else:
             # C<T.S> = accum(C, T): T's own structure is the mask, so C is kept elsewhere
             t = Block.from_keys(c.nrows, c.ncols, keys, values)
             self.install(backends.run("write_block", c, t, BlockMask(t, True, False), accum,
                                       False, self.dtype.np_type))
+
+    def set_under(self, mask, value, dtype, accum):
+        """Collective. ``C<M> = accum(C, s)``: the scalar ``value`` of ``dtype`` at each
+        position the plain ``BlockMask`` allows, C kept elsewhere (a visited set's
+        ``V(F.S) << level``), pending where they are few. A mask written under this matrix's
+        complement (``Block.avoids``: a BFS frontier) names no entry of it, so nothing is
+        looked up."""
+        keys = mask.keys()
+        self.upsert(keys, np.full(len(keys), value, dtype=dtype), accum,
+                    new=mask.block.avoids(self.block))
 
     def clear(self):
         """Local. No entries (nvals 0 on every rank, as every rank calls it)."""
@@ -222,6 +245,64 @@ class DistMatrix:
         lo, hi = self.grid.piece(n)
         return Piece.from_entries(hi - lo, idx, vals, out_type.np_type)
 
+    def counted(self, axis):
+        """Collective (a fold along the grid row for "row", the grid column for "col"). This
+        rank's Piece of how many entries each row or column holds: differences of the
+        block's pointers, O(lines of the block) where a fold of ones would cost O(entries)."""
+        ids, ptr = self.block.pointers("rows" if axis == "row" else "cols")
+        counts = np.diff(ptr)
+        held = counts > 0
+        idx = np.flatnonzero(held) if ids is None else ids[held]
+        n = self.nrows if axis == "row" else self.ncols
+        idx, vals, _ = fold_segment(self.grid, n, idx, counts[held], monoid.plus,
+                                    np.dtype(np.int64), axis)
+        lo, hi = self.grid.piece(n)
+        return Piece.from_entries(hi - lo, idx, vals, np.int64)
+
+    def ewise(self, other, binop, kind, types, out_type, defaults):
+        """This rank's block of an element-wise op ("add", "mult" or "union") of this matrix
+        and ``other`` (same shape and grid): a Block, or its sorted keys and values."""
+        a, b = self.block, other.block
+        if binop.index_aware:
+            return _positional_ewise(self, other, binop, kind, types, defaults, out_type)
+        if a.shares_structure(b):
+            # Every entry is in both (S = A + A^T of a symmetric A): the op runs over the
+            # values alone, on the shared structure, for any kind.
+            return _paired_values(a, b, binop, types, out_type)
+        out_np = out_type.np_type
+        if kind == "mult":
+            # A few entries against many: the intersection is at most the few, each looked up
+            # in the many's keys, O(k log m).
+            for big, small, big_first in ((a, b, True), (b, a, False)):
+                if big.can_pend(small.nvals) and small.nvals:
+                    keys = small.keys()
+                    found, at_big = big.lookup(keys)
+                    mine = small.values_at(np.flatnonzero(found))
+                    left, right = (at_big[found], mine) if big_first else (mine, at_big[found])
+                    values = binop.evaluate(left.astype(types[0], copy=False),
+                                            right.astype(types[1], copy=False))
+                    return keys[found], values.astype(out_np, copy=False)
+        if kind == "add":
+            # A few entries added to many (a visited set and a frontier): the large side's
+            # block with the few written into it, pending (``Block.upserted``). The op takes
+            # the large side first, so the large one is C unless the op commutes.
+            for big, small, big_type, first in ((a, b, types[0], True),
+                                                (b, a, types[1], binop.commutative)):
+                if first and big.dtype == big_type == out_np and big.can_pend(small.nvals):
+                    return big.upserted(small.keys(), small.values, binop)
+        return backends.run("ewise_block", a, b, binop, kind, types, out_np, defaults)
+
+    def select_values(self, op, thunk):
+        """This rank's block of the entries the value-reading IndexUnaryOp ``op`` keeps."""
+        return backends.run("select_values", self.block, op, thunk)
+
+    def fill_value(self, value):
+        """Collective. Every position holds ``value``: each rank fills its own block."""
+        b = self.block
+        keys = np.arange(b.nrows * b.ncols, dtype=np.int64)
+        self.install(Block.from_keys(b.nrows, b.ncols, keys,
+                                     np.full(len(keys), value, dtype=self.dtype.np_type)))
+
     def transposed_block(self):
         """Collective. This rank's block of A^T, a Block.
 
@@ -253,10 +334,11 @@ class DistMatrix:
         if keys_fit(self.ncols, self.nrows):
             # One global key per entry travels instead of a row and a column: a third less
             # volume.
-            keys, vals = redist.to_owners(grid, owners, (c_local + self.col_offset) *
-                                          self.nrows + r + self.row_offset, v)
-            if len(keys) > 1 and not (keys[1:] > keys[:-1]).all():
-                keys, vals = sort_keys(keys, vals)
+            entries = list(redist.to_owners(grid, owners, (c_local + self.col_offset) *
+                                            self.nrows + r + self.row_offset, v))
+            if len(entries[0]) > 1 and not (entries[0][1:] > entries[0][:-1]).all():
+                sort_keys(entries)
+            keys, vals = entries
             rows, cols = np.divmod(keys, self.nrows)
         else:
             rows, cols, vals = redist.to_owners(grid, owners, c_local + self.col_offset,
@@ -275,27 +357,67 @@ def _keeps(op, value):
         return bool(np.all(op.evaluate(value, value) == value))
 
 
-def sort_keys(keys, vals, *, stable=True):
-    """Sort entries by key; ``stable=False`` (faster) where keys are unique. The values come
-    back as a new array (a new block takes them over), unless they are one scalar broadcast
-    (a pattern): they need no reordering, and the keys, this caller's own array, are then
-    sorted in place, with no permutation held.
+def sort_keys(entries, *, stable=True):
+    """Sort entries by key, in ``entries``, a list [keys, values] whose arrays are replaced
+    by sorted ones: each unsorted array is freed as soon as its sorted one exists, where the
+    caller holds no other reference. ``stable=False`` (faster) where keys are unique. The
+    values come back as a new array (a new block takes them over), unless they are one
+    scalar broadcast (a pattern): they need no reordering, and the keys, this caller's own
+    array, are then sorted in place, with no permutation held.
 
     Keys that come as a few sorted runs (a file written sorted by rows, read in ranges and
     exchanged; a generator's batches) are kept when in order and otherwise merged by the
     stable sort, which finds the runs; keys in no order take the faster unstable sort."""
+    keys, vals = entries
     descents = np.count_nonzero(keys[1:] < keys[:-1]) if len(keys) > 1 else 0
     broadcast = vals.ndim == 1 and vals.strides == (0,)
     if descents == 0:
-        # The block takes the values over (``Block.sole``): never the caller's array.
-        return keys, vals if broadcast else vals.copy()
-    stable = stable or descents * _FEW_RUNS < len(keys)
+        if not broadcast:
+            # The block takes the values over (``Block.sole``): never the caller's array.
+            entries[1] = vals.copy()
+        return
+    kind = "stable" if stable or descents * _FEW_RUNS < len(keys) else None
     if broadcast:
-        keys.sort(kind="stable" if stable else None)
-        return keys, vals
-    order = np.argsort(keys, kind="stable" if stable else None)
-    return keys[order], vals[order]
+        keys.sort(kind=kind)
+        return
+    order = np.argsort(keys, kind=kind)
+    keys = vals = None
+    entries[0] = entries[0][order]
+    entries[1] = entries[1][order]
 
 
 # Keys with fewer than one descent in this many are merged as runs (see sort_keys).
 _FEW_RUNS = 256
+
+
+def _paired_values(a, b, binop, types, out_type):
+    """``op(a, b)`` of two blocks with one structure, as a block on that structure. Two iso
+    blocks give an iso block: the op runs once."""
+    if a.is_iso and b.is_iso:
+        one = binop.evaluate(a.values[:1].astype(types[0]), b.values[:1].astype(types[1]))
+        return a.with_values(np.broadcast_to(one.astype(out_type.np_type), a.values.shape))
+    values = binop.evaluate(a.values.astype(types[0], copy=False),
+                            b.values.astype(types[1], copy=False))
+    return a.with_values(values.astype(out_type.np_type, copy=False))
+
+
+def _positional_ewise(a, b, binop, kind, types, defaults, out_type):
+    """This rank's block of an element-wise op of the DistMatrices ``a`` and ``b`` whose value
+    is where the entry sits (firsti,
+    secondj, ...): the same for both operands. Where only one operand has an entry, ewise_add
+    keeps its value (cast), as GraphBLAS does; ewise_union applies the op everywhere."""
+
+    def structure(kind):
+        block = backends.run("ewise_block", a.block, b.block, binary.first, kind, types,
+                             out_type.np_type, defaults)
+        return block if isinstance(block, Block) else \
+            Block.from_keys(a.block.nrows, a.block.ncols, *block)
+
+    block = structure(kind)
+    both = structure("mult") if kind == "add" else block
+    rows, cols = both.rows + a.row_offset, both.cols + a.col_offset
+    zeros = np.zeros(len(rows), dtype=np.int64)
+    positions = binop.evaluate(zeros, zeros, rows, cols, rows, cols)
+    values = block.values.astype(out_type.np_type)
+    values[np.searchsorted(block.keys(), both.keys())] = positions
+    return block.with_values(values)

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..local.keys import block_keys, keys_fit, run_starts
 
-__all__ = ["ask", "fetch", "reduce_duplicates", "to_blocks", "to_owners"]
+__all__ = ["ask", "fetch", "own_blocks", "reduce_duplicates", "to_blocks", "to_owners"]
 
 
 # Up to this many owners, entries are grouped by one pass an owner, not by a sort.
@@ -46,19 +46,146 @@ def to_blocks(grid, nrows, ncols, rows, cols, *vals):
     them; return this rank's (keys, values...), unsorted, each key ``row * block ncols + col``
     in its block (``keys.block_keys``). One key travels per entry, made at the sender from the
     owner's block bounds; where a block has more than 2^63 positions, the key is no int64 and
-    the entry's row and column in the block travel instead, the owner making the key."""
+    the entry's row and column in the block travel instead, the owner making the key.
+
+    Beside the input a rank holds an owner (one or two bytes) and a key per entry, then the
+    keys it sends and those it receives: the owners and keys are made a chunk at a time and
+    placed straight into the send buffer, grouped by owner."""
     if grid.nprocs == 1 and keys_fit(nrows, ncols):
         # one block, the whole matrix: an entry's key is its position, and nothing travels
-        return (rows * ncols + cols, *vals)
+        return (_positions(rows, cols, ncols), *vals)
+    if not _block_keys_fit(grid, nrows, ncols):
+        return _to_blocks_wide(grid, nrows, ncols, rows, cols, *vals)
+    owners = np.empty(len(rows), dtype=_rank_type(grid.nprocs))
+    keys = np.empty(len(rows), dtype=np.int64)
+    for part, part_owners, part_keys in _located(grid, nrows, ncols, rows, cols):
+        owners[part], keys[part] = part_owners, part_keys
+    arrays = [keys, *vals]
+    keys = None
+    return tuple(_send_grouped(grid, owners, arrays))
+
+
+def own_blocks(grid, nrows, ncols, rows, cols, *vals):
+    """Local. Of entries given alike on every rank (a replicated ``from_coo``), those of this
+    rank's block, as ``to_blocks`` returns them: (keys, values...), with no communication.
+    Owners and keys are made a chunk at a time, so no array the size of the whole input is
+    made."""
+    if grid.nprocs == 1 and keys_fit(nrows, ncols):
+        return (_positions(rows, cols, ncols), *vals)
+    if not _block_keys_fit(grid, nrows, ncols):
+        rows, cols = rows.astype(np.int64, copy=False), cols.astype(np.int64, copy=False)
+        mine = grid.entry_owner(nrows, ncols, rows, cols) == grid.rank
+        lo_r, hi_r = grid.row_block(nrows)
+        lo_c, hi_c = grid.col_block(ncols)
+        return (block_keys(rows[mine] - lo_r, cols[mine] - lo_c, hi_r - lo_r, hi_c - lo_c),
+                *(v[mine] for v in vals))
+    kept = [[] for _ in range(1 + len(vals))]
+    for part, owners, keys in _located(grid, nrows, ncols, rows, cols):
+        mine = owners == grid.rank
+        kept[0].append(keys[mine])
+        for taken, v in zip(kept[1:], vals, strict=True):
+            taken.append(v[part][mine])
+    dtypes = [np.int64, *(v.dtype for v in vals)]
+    out = []
+    while kept:
+        # each array joined once its predecessor's pieces are freed
+        pieces, dtype = kept.pop(0), dtypes.pop(0)
+        out.append(np.concatenate(pieces) if pieces else np.empty(0, dtype))
+        pieces = None
+    return tuple(out)
+
+
+# Entries are placed this many at a time: a chunk's arrays (its owners, keys and the order
+# that groups them, 512 KiB each) are the routing's only temporaries beside the entries'
+# own arrays, whatever the input's length.
+_CHUNK = 1 << 16
+
+
+def _chunks(n):
+    return (slice(k, min(k + _CHUNK, n)) for k in range(0, n, _CHUNK))
+
+
+def _rank_type(nprocs):
+    """The smallest integer type that holds a rank: an owner per entry costs a byte or two."""
+    return np.int8 if nprocs < 2 ** 7 else np.int16 if nprocs < 2 ** 15 else np.int32
+
+
+def _positions(rows, cols, ncols):
+    """The keys ``row * ncols + col`` of one block that is the whole matrix, int64 whatever
+    the indices' type (int32 indices would wrap)."""
+    keys = np.multiply(rows, ncols, dtype=np.int64)
+    keys += cols
+    return keys
+
+
+def _block_keys_fit(grid, nrows, ncols):
+    """Whether the keys of the largest block of an ``nrows`` x ``ncols`` matrix fit in int64."""
+    row_starts, col_starts = grid.row_block_starts(nrows), grid.col_block_starts(ncols)
+    return keys_fit(int(np.diff(row_starts).max()), int(np.diff(col_starts).max()))
+
+
+def _located(grid, nrows, ncols, rows, cols):
+    """For each chunk of the entries at global (``rows``, ``cols``): (its slice, the rank whose
+    block holds each entry, the entry's key in that block), int64 arrays of the chunk. The
+    blocks' keys must fit in int64 (``_block_keys_fit``)."""
+    row_starts, col_starts = grid.row_block_starts(nrows), grid.col_block_starts(ncols)
+    widths = np.diff(col_starts)
+    for part in _chunks(len(rows)):
+        r, c = rows[part], cols[part]
+        grid_row, grid_col = grid.row_block_of(nrows, r), grid.col_block_of(ncols, c)
+        # (row - row start) * width - col start + col: no step passes the key or -2^60
+        keys = r - row_starts[grid_row]
+        keys *= widths[grid_col]
+        keys -= col_starts[grid_col]
+        keys += c
+        grid_row *= grid.ncols
+        grid_row += grid_col
+        yield part, grid_row, keys
+
+
+def _send_grouped(grid, owners, arrays):
+    """Collective (one alltoallv an array). Send entry e of each array of ``arrays`` (a list
+    this empties, so that an array of its own is freed once its send buffer is made) to rank
+    ``owners[e]``; return what this rank receives of each, in source-rank order (order within
+    a source kept). Each send buffer is filled a chunk at a time, the chunk's entries of each
+    owner copied to that owner's next free slots: no permutation of the whole input is
+    made."""
+    nprocs = grid.nprocs
+    counts = np.zeros(nprocs, dtype=np.int64)
+    for part in _chunks(len(owners)):
+        counts += np.bincount(owners[part], minlength=nprocs)
+    out = []
+    while arrays:
+        array = np.asarray(arrays.pop(0))
+        send = np.empty(len(array), dtype=array.dtype)
+        free = np.cumsum(counts) - counts
+        for part in _chunks(len(owners)):
+            chunk_owners = owners[part]
+            order = np.argsort(chunk_owners, kind="stable")  # a radix sort of small integers
+            here = np.bincount(chunk_owners, minlength=nprocs)
+            grouped = array[part][order]
+            at = 0
+            for k in np.flatnonzero(here):
+                send[free[k]:free[k] + here[k]] = grouped[at:at + here[k]]
+                at += here[k]
+            free += here
+        array = None
+        received, _ = grid.comm.exchange(send, counts)
+        send = None
+        out.append(received)
+    return out
+
+
+def _to_blocks_wide(grid, nrows, ncols, rows, cols, *vals):
+    """``to_blocks`` where a block has more than 2^63 positions: the entries' rows and
+    columns in their blocks travel, and the owner makes the keys (Python integers where they
+    pass int64)."""
+    rows, cols = rows.astype(np.int64, copy=False), cols.astype(np.int64, copy=False)
     row_starts, col_starts = grid.row_block_starts(nrows), grid.col_block_starts(ncols)
     grid_row = grid.row_block_of(nrows, rows)
     grid_col = grid.col_block_of(ncols, cols)
     local_rows, local_cols = rows - row_starts[grid_row], cols - col_starts[grid_col]
     owners = grid_row * grid.ncols + grid_col
-    if keys_fit(int(np.diff(row_starts).max()), int(np.diff(col_starts).max())):
-        keys = local_rows * (col_starts[grid_col + 1] - col_starts[grid_col]) + local_cols
-        got = to_owners(grid, owners, keys, *vals)
-        return got if vals else (got,)
     got_rows, got_cols, *got_vals = to_owners(grid, owners, local_rows, local_cols, *vals)
     lo_r, hi_r = grid.row_block(nrows)
     lo_c, hi_c = grid.col_block(ncols)

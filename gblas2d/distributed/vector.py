@@ -13,13 +13,17 @@ and adds python-graphblas's behaviour (expressions, infix, views, reprs).
 
 import numpy as np
 
-from ..exceptions import InvalidValue
+from ..exceptions import IndexOutOfBound, InvalidValue
 from ..local import backends
-from ..local.piece import Piece, Write
+from ..local.device import array_module
+from ..local.keys import unique_sorted
+from ..local.piece import Piece, PieceMask, Write, place_of
+from ..semirings import binary
 from .products import EdgeSums
-from .redistribute import reduce_duplicates
+from .redistribute import fetch, reduce_duplicates, to_owners
 
-__all__ = ["DistVector"]
+__all__ = ["DistVector", "ewise_piece", "gather", "piece_at_owners", "piece_of", "scatter",
+           "write_piece"]
 
 
 class DistVector:
@@ -104,6 +108,109 @@ class DistVector:
         self.size, self.offset = size, self.grid.piece(size)[0]
 
 
+    def region(self, positions):
+        """This rank's positions among the global ``positions`` (any order, repeats
+        allowed), as a piece whose entries are those positions."""
+        mine = positions[(positions >= self.offset) & (positions < self.offset + self.local_size)]
+        # sorted, not hashed: numpy's unique hashes integers, 50x slower on 500K of them
+        idx = unique_sorted(mine - self.offset)
+        return Piece.from_entries(self.local_size, idx, np.ones(len(idx), dtype=bool))
+
+    def delete(self, positions):
+        """Collective. Remove the entries at the global ``positions``."""
+        region = self.region(positions)
+        nothing = Piece.empty(region.size, self.dtype.np_type)
+        self.commit(write_piece(self.piece, nothing, PieceMask(region, True, False), None,
+                                False, t_masked=True))
+
+    def sub_mask(self, positions, m, structure, complement):
+        """Collective (one alltoallv). GxB_subassign's mask, the vector ``m`` over
+        ``len(positions)`` places, moved to this vector's ``positions``: the ``PieceMask``
+        of GrB_assign that bars the region's positions the sub-mask does not allow."""
+        idx, vals = m.host_piece().entries()
+        dest = positions[(idx if structure else idx[vals != 0]) + m.offset]
+        dest = to_owners(self.grid, self.grid.owner(self.size, dest), dest)
+        allowed = self.region(dest).entries()[0]
+        barred = allowed if complement else np.setdiff1d(
+            self.region(positions).entries()[0], allowed, assume_unique=True)
+        held = Piece.from_entries(self.local_size, barred, np.ones(len(barred), dtype=bool))
+        return PieceMask(held, True, True)
+
+    def moved_in(self, v, positions):
+        """Collective (one alltoallv). This rank's piece of T for an assign of the vector
+        ``v``: its entry i at position ``positions[i]`` of this vector."""
+        src, vals = v.host_piece().entries()
+        return piece_at_owners(self.grid, self.size, positions[src + v.offset], vals,
+                               vals.dtype)
+
+    def scalar_piece(self, value, dtype, region, mask):
+        """This rank's piece of T for an assign of the scalar ``value`` (None: no entries,
+        so the assign deletes) over ``region`` (None: every position). Under a plain mask
+        only the mask's positions can change, and T holds only those."""
+        if value is None:
+            idx = np.empty(0, dtype=np.int64)
+        elif region is not None:
+            idx = region.entries()[0]
+        elif mask is not None and not mask.complement:
+            idx = mask.positions()
+        else:
+            idx = None  # every position: T is full, made with no list of positions
+        # Made where the positions are (a device piece's mask lists them there); a full
+        # vector where the kernels run (PageRank's r' = (1 - d) / n each iteration).
+        xp = backends.vector_module() if idx is None else \
+            np if type(idx) is np.ndarray else array_module(idx)
+        vals = xp.full(self.local_size if idx is None else len(idx),
+                       0 if value is None else value, dtype=dtype.np_type)
+        return Piece.full(vals) if idx is None else Piece.from_entries(self.local_size, idx, vals)
+
+    def assign(self, t, region, mask, accum, replace, *, t_masked=False):
+        """Collective. GrB_assign ``C<M, replace>(region) = accum(C(region), T)`` with this
+        rank's piece ``t`` of T, ``region`` from ``region()`` (None: every position) and
+        the ``PieceMask`` ``mask`` or None. Outside the region C is kept; inside it is T, or
+        accum(C, T) with accum (where an accumulated C entry survives even if T has none)."""
+        c = self.piece
+        if region is None:
+            change = write_piece(c, t, mask, accum, replace, t_masked=t_masked)
+        elif mask is None and accum is not None:
+            change = write_piece(c, t, None, accum, False)
+        elif mask is None:
+            # C<region> = T: the region's positions become T's.
+            change = write_piece(c, t, PieceMask(region, True, False), None, False,
+                                 t_masked=True)
+        else:
+            if accum is not None:
+                z = ewise_piece(c, t, accum, "add", (c.dtype, t.dtype), c.dtype)
+            else:
+                c_idx, c_vals = c.on_host().entries()
+                outside = ~region.contains(c_idx)
+                t_idx, t_vals = t.entries()
+                z_idx = np.concatenate([c_idx[outside], t_idx])
+                z_vals = np.concatenate([c_vals[outside], t_vals.astype(c.dtype, copy=False)])
+                order = np.argsort(z_idx, kind="stable")
+                z = Piece.from_entries(c.size, z_idx[order], z_vals[order], c.dtype)
+            change = write_piece(c, z, mask, None, replace)
+        self.commit(change)
+
+    def ewise(self, other, binop, kind, types, out_type, defaults):
+        """This rank's piece of an element-wise op ("add", "mult" or "union") of this vector
+        and ``other`` (same size and grid)."""
+        a, b = self.piece, other.piece
+        if binop.index_aware:
+            a, b = a.on_host(), b.on_host()
+            # A positional op's value is where the entry sits (row i, column 0), the same for
+            # both operands; where one operand alone has an entry, ewise_add keeps its value
+            # (cast), as GraphBLAS does.
+            piece = ewise_piece(a, b, binary.first, kind, types, out_type.np_type, defaults)
+            idx, values = piece.entries()
+            both = idx if kind != "add" else ewise_piece(
+                a, b, binary.first, "mult", types, types[0]).entries()[0]
+            zeros = np.zeros(len(both), dtype=np.int64)
+            values = values.astype(out_type.np_type)
+            values[np.searchsorted(idx, both)] = binop.evaluate(
+                zeros, zeros, both + self.offset, zeros, both + self.offset, zeros)
+            return piece.with_values(values)
+        return ewise_piece(a, b, binop, kind, types, out_type.np_type, defaults)
+
 def write_piece(c, t, mask, accum, replace, *, t_masked=False):
     """GraphBLAS's write on this rank's pieces, by the backend's piece kernel."""
     return backends.piece_kernel("write_piece")(c, t, mask, accum, replace, t_masked=t_masked)
@@ -112,3 +219,69 @@ def write_piece(c, t, mask, accum, replace, *, t_masked=False):
 def ewise_piece(a, b, binop, kind, in_types, out_type, defaults=(None, None)):
     """An element-wise op of two pieces, by the backend's piece kernel."""
     return backends.piece_kernel("ewise_piece")(a, b, binop, kind, in_types, out_type, defaults)
+
+
+def piece_of(grid, size, local_idx, values, dtype):
+    """This rank's piece of a length-``size`` vector from its entries: sorted unique local
+    positions and their values."""
+    lo, hi = grid.piece(size)
+    return Piece.from_entries(hi - lo, local_idx, values, dtype)
+
+
+def piece_at_owners(grid, size, positions, values, dtype, *, dup=None):
+    """Collective (one alltoallv). This rank's piece of a length-``size`` vector holding the
+    entries every rank gives at global ``positions``: each is sent to the rank owning its
+    position and sorted there, duplicates combined by the Monoid ``dup`` (None: the positions
+    are unique)."""
+    if grid.comm.size > 1:
+        positions, values = to_owners(grid, grid.owner(size, positions), positions, values)
+    lo, hi = grid.piece(size)
+    positions = positions - lo
+    # Often sorted already: pieces arrive in rank order, each in its own order.
+    if len(positions) > 1 and not np.all(positions[1:] >= positions[:-1]):
+        order = np.argsort(positions, kind="stable")
+        positions, values = positions[order], values[order]
+    if dup is not None:
+        positions, values = reduce_duplicates(positions, values, dup)
+    return Piece.from_entries(hi - lo, positions, values, dtype)
+
+
+def gather(a, index):
+    """Collective (two alltoallv rounds). This rank's piece of ``out[k] = a[index[k]]`` for
+    the entries of the integer vector ``index``; one pointing at no entry of ``a`` gives
+    none."""
+    index_piece, piece = _pieces_to_send(index, a)
+    k, targets = index_piece.entries()
+    targets = targets.astype(np.int64)
+    bad = (targets < 0) | (targets >= a.size)
+    with a.grid.comm.agreed():
+        if bad.any():
+            raise IndexOutOfBound(f"gather index {int(targets[bad][0])} out of range "
+                                  f"for Vector of size {a.size}")
+    found, vals = fetch(a.grid, a.size, targets, a.offset, piece)
+    return Piece.from_entries(index_piece.size, k[found], vals[found], a.dtype.np_type)
+
+
+def scatter(a, index, size, mon):
+    """Collective (one alltoallv). This rank's piece of ``out[index[k]] (+)= a[k]`` in a
+    vector of ``size``, entries sent to one position combined by the Monoid ``mon``."""
+    piece, index_piece = _pieces_to_send(a, index)
+    k, own = piece.entries()
+    has_dest, dest = index_piece.lookup(k)
+    own, dest = own[has_dest], dest[has_dest].astype(np.int64)
+    bad = (dest < 0) | (dest >= size)
+    with a.grid.comm.agreed():
+        if bad.any():
+            raise IndexOutOfBound(f"scatter index {int(dest[bad][0])} out of range "
+                                  f"for size {size}")
+    return piece_at_owners(a.grid, size, dest, own, a.dtype.np_type, dup=mon)
+
+
+def _pieces_to_send(*vectors):
+    """The pieces of ``vectors`` for a gather or scatter: in host memory, where entries travel
+    between ranks; on one rank, where they are (together on the device when one is there),
+    since nothing travels."""
+    if vectors[0].grid.comm.size > 1:
+        return [v.host_piece() for v in vectors]
+    xp = place_of(*(v.piece for v in vectors))
+    return [v.piece.on(xp) for v in vectors]

@@ -415,7 +415,9 @@ def _reject_binary(path, data, first=1):
 
 # Tokens on a data line, by format and field (a complex value is two).
 _MM_TOKENS = {("coordinate", "pattern"): 2, ("coordinate", "complex"): 4, ("array", "complex"): 2}
-_CHECK_CHUNK = 1 << 23
+# Text checked at a time: the check's temporaries are about 7 bytes a byte of text (its
+# masks, and reduceat's int32 copy of the token starts), 15 MiB a chunk.
+_CHECK_CHUNK = 1 << 21
 
 
 def _check_mm_lines(path, data, head, start, line):
@@ -487,27 +489,50 @@ def _blanked(data, start, comments):
 
 
 def _mm_stream(data, head, comments):
-    """The whole file as scipy reads it (``_banner``, ``_blanked``); lines keep their
-    numbers, except that a file without a banner gets one: returns (bytes, how many lines
-    were added)."""
+    """The whole file as scipy reads it (``_banner``, ``_blanked``), as parts; lines keep
+    their numbers, except that a file without a banner gets one: returns (parts, how many
+    lines were added)."""
     view = memoryview(data)
     if head.banner_end is None:
         parts, added = [_banner(head), b"\n", view[:head.body_start]], 1
     else:
         parts, added = [_banner(head), view[head.banner_end:head.body_start]], 0
-    return b"".join([*parts, *_blanked(data, head.body_start, comments)]), added
+    return [*parts, *_blanked(data, head.body_start, comments)], added
 
 
-def _mm_parse(path, stream, shift):
-    """scipy's reading of ``stream``; an error names the file's line, the stream's plus
-    ``shift``."""
+class _Joined(io.RawIOBase):
+    """Byte buffers read one after another as one stream: the text is parsed behind a banner
+    and a size line of its own with no copy of it joined to them (its size again)."""
+
+    def __init__(self, parts):
+        self._parts = [memoryview(p).cast("B") for p in parts if len(p)]
+
+    def readable(self):
+        return True
+
+    def readinto(self, buffer):
+        while self._parts and not len(self._parts[0]):
+            self._parts.pop(0)
+        if not self._parts:
+            return 0
+        head = self._parts[0]
+        n = min(len(buffer), len(head))
+        buffer[:n] = head[:n]
+        self._parts[0] = head[n:]
+        return n
+
+
+def _mm_parse(path, parts, shift):
+    """scipy's reading of the stream that is ``parts`` joined; an error names the file's
+    line, the stream's plus ``shift``."""
     import scipy.io
     from threadpoolctl import threadpool_limits
 
     try:
         # scipy's parser takes every core by default: a rank takes its share of them
         with threadpool_limits(limits=threads_per_rank(), user_api="scipy"):
-            return scipy.io.mmread(io.BytesIO(stream), spmatrix=False)
+            return scipy.io.mmread(io.BufferedReader(_Joined(parts), 1 << 20),
+                                   spmatrix=False)
     except (ValueError, OverflowError) as exc:
         message = re.sub(r"^Line (\d+)", lambda m: f"line {int(m.group(1)) + shift}", str(exc))
         raise InvalidValue(f"{path}: {message}") from exc
@@ -515,22 +540,27 @@ def _mm_parse(path, stream, shift):
 
 def _mm_values(path, head, parsed, dtype):
     """(rows, cols, values) of scipy's reading, checked against the entry type, mirrored
-    when the file stores one triangle, and cast to ``dtype`` (default the entry type)."""
+    when the file stores one triangle, and cast to ``dtype`` (default the entry type).
+    A pattern's values are None: every entry is 1, held once (``from_coo_chunks``'s
+    ``value``). The indices keep scipy's type, int32 where the dimensions allow: the build
+    widens them a batch at a time."""
     if head.format == "array":
         rows, cols = np.divmod(np.arange(parsed.size, dtype=np.int64), max(head.ncols, 1))
         values = parsed.reshape(-1)
     else:
         rows, cols = parsed.coords
-        values = parsed.data
-    if head.field == "pattern":
-        values = np.ones(len(values), dtype=head.type.np_type)
+        values = None if head.field == "pattern" else parsed.data
+    if values is None:
+        if head.symmetry != "general":
+            rows, cols, _ = _expand(rows, cols, None, head.symmetry)
+        return rows, cols, None
     _check_range(path, head.type, rows, cols, values)
     with np.errstate(all="ignore"):
         values = values.astype(head.type.np_type, copy=False)
         if head.format == "coordinate" and head.symmetry != "general":
             rows, cols, values = _expand(rows, cols, values, head.symmetry)
         values = values.astype((dtype or head.type).np_type, copy=False)
-    return rows.astype(np.int64, copy=False), cols.astype(np.int64, copy=False), values
+    return rows, cols, values
 
 
 def _mm_entries(path, dtype):
@@ -598,13 +628,14 @@ def _mm_share(path, grid, head, first, dtype):
         entries, comments = _check_mm_lines(path, data, head, 0, line)
         stage = 2
         # the stream's lines 1 and 2 are the banner and a size line counting this share
-        stream = b"".join([_banner(head), f"\n{head.nrows} {head.ncols} {entries}\n".encode(),
-                           *_blanked(data, 0, comments)])
+        parts = [_banner(head), f"\n{head.nrows} {head.ncols} {entries}\n".encode(),
+                 *_blanked(data, 0, comments)]
         del data
-        parsed = _mm_parse(path, stream, line - 3)
-        del stream
+        parsed = _mm_parse(path, parts, line - 3)
+        del parts
         stage = 3
         share = _mm_values(path, head, parsed, dtype)
+        del parsed
     except InvalidValue as exc:
         problem = exc
     heard = grid.comm.allgather_object((stage, problem, entries))
@@ -619,11 +650,13 @@ def _mm_share(path, grid, head, first, dtype):
 
 def _expand(rows, cols, values, symmetry):
     """Add the mirror image of every off-diagonal entry; skew-symmetric negates it in the
-    entry type, as LAGraph does (so -(-128) is -128 in INT8)."""
+    entry type, as LAGraph does (so -(-128) is -128 in INT8). ``values`` None: a pattern's,
+    left None."""
     off = rows != cols
-    mirrored = -values[off] if symmetry == "skew-symmetric" else values[off]
-    return (np.concatenate([rows, cols[off]]), np.concatenate([cols, rows[off]]),
-            np.concatenate([values, mirrored]))
+    if values is not None:
+        mirrored = -values[off] if symmetry == "skew-symmetric" else values[off]
+        values = np.concatenate([values, mirrored])
+    return np.concatenate([rows, cols[off]]), np.concatenate([cols, rows[off]]), values
 
 
 def _check_range(path, dtype, rows, cols, values):
@@ -714,8 +747,12 @@ def mmread(path, engine="auto", *, dup_op=None, name=None, dtype=None, grid=None
         read = on_root(grid, lambda: _mm_entries(path, dtype))
         head = grid.comm.bcast_object(read[1] if grid.rank == 0 else None)
         share = read[0] if grid.rank == 0 else None
+    # The batches hold the only reference to the entries, which go once they are sent.
+    batches = _batches(share)
+    share = None
     try:
-        A = Matrix.from_coo_chunks(_batches(share), nrows=head.nrows, ncols=head.ncols,
+        A = Matrix.from_coo_chunks(batches, nrows=head.nrows, ncols=head.ncols,
+                                   value=1 if head.field == "pattern" else None,
                                    dtype=dtype or head.type, dup_op=dup_op, name=name,
                                    grid=grid)
     except InvalidValue as exc:
@@ -729,13 +766,18 @@ def mmread(path, engine="auto", *, dup_op=None, name=None, dtype=None, grid=None
     return A
 
 
-def _batches(share, size=1 << 22):
-    """A rank's entries (rows, cols, values), or None, in batches for ``from_coo_chunks``."""
+def _batches(share, size=1 << 20):
+    """A rank's entries (rows, cols, values), or None, in batches for ``from_coo_chunks``:
+    (rows, cols) alone for a pattern (values None). A batch's indices are widened to int64
+    and its keys made as it is sent: its size bounds those temporaries (8 MiB an array)."""
     if share is None:
         return
     rows, cols, values = share
+    share = None
     for k in range(0, len(rows), size):
-        yield rows[k:k + size], cols[k:k + size], values[k:k + size]
+        part = slice(k, k + size)
+        yield (rows[part], cols[part]) if values is None else \
+            (rows[part], cols[part], values[part])
 
 
 def _one_triangle(path, A, rows, cols, values, symmetry):

@@ -22,11 +22,13 @@ values), ids None for the plain form. ``csr`` and ``csc`` give the plain form of
 expanding a hypersparse block's pointers: O(rows), for readers whose work is that size anyway.
 """
 
+import weakref
 from typing import NamedTuple
 
 import numpy as np
 
 from ..exceptions import OutOfMemory
+from ..semirings._numeric import cast
 from .keys import (
     block_keys,
     key_rows_cols,
@@ -61,6 +63,22 @@ def _search(sorted_keys, keys):
     if not len(sorted_keys):
         return np.zeros(len(keys), dtype=bool), at
     return sorted_keys[np.minimum(at, len(sorted_keys) - 1)] == keys, at
+
+
+def _search_rows(ptr, stored, rows, cols):
+    """(found, at): whether entry (``rows[t]``, ``cols[t]``) is in CSR storage (``ptr`` plain,
+    ``stored`` its columns), and where it is or would go: a binary search inside each row, all
+    rows at once, O(len(rows) log(longest row)) (a matrix's diagonal: one entry a row)."""
+    lo, hi = ptr[rows], ptr[rows + 1]
+    if not len(stored):
+        return np.zeros(len(rows), dtype=bool), lo
+    end = hi
+    while (active := lo < hi).any():
+        mid = (lo + hi) // 2
+        less = stored[np.minimum(mid, len(stored) - 1)] < cols
+        lo = np.where(active & less, mid + 1, lo)
+        hi = np.where(active & ~less, mid, hi)
+    return (lo < end) & (stored[np.minimum(lo, len(stored) - 1)] == cols), lo
 
 
 def _merged_first(name):
@@ -142,12 +160,18 @@ class Block:
         # (``base_keys``): the next write into the block finds them at once.
         self._keys = None
         self._iso = None
+        # While writes are pending: the ``derived`` caches of the storage they apply to, shared
+        # by every block written on top of it (``base_and_pending``).
+        self._base_derived = None
         # Set by the constructors that made the arrays for this block alone, until another
         # block shares them: a backend may then take them over (``backends.adopt``).
         self.sole = sole
         self._rows = rows
         # Set by a product that took the output's mask in: its entries are all allowed.
         self.within_mask = within_mask
+        # A weak reference to a block none of whose entries this one holds, set by a write
+        # under that block's complemented structure (``avoids``).
+        self._avoided = None
         # Set by a one-rank matrix known to equal its transpose (Matrix.mark_symmetric): the
         # CSR is also the CSC, so no copy by columns is made (a fact of the entries).
         self.symmetric = False
@@ -199,8 +223,10 @@ class Block:
                               np.empty(0, dtype=dtype))
 
     @classmethod
-    def from_keys(cls, nrows, ncols, keys, values):
-        """From sorted unique keys ``row * ncols + col`` (``keys.block_keys``)."""
+    def from_keys(cls, nrows, ncols, keys, values, *, own_keys=False):
+        """From sorted unique keys ``row * ncols + col`` (``keys.block_keys``). ``own_keys``:
+        the keys are this call's to overwrite, and become the columns in place, so no second
+        array of their size is made (a build's high-water mark)."""
         if not keys_fit(nrows, ncols) or _is_hyper(nrows, len(keys)):
             # Fewer entries than the rule's share of rows: the storage is hypersparse (and
             # keys beyond int64 belong to such blocks only, bar a few rows of 2^60 columns).
@@ -225,7 +251,7 @@ class Block:
             else:
                 ptr, ids = row_pointers(nrows), None
                 np.cumsum(counts, out=ptr[1:])
-        cols = keys % width
+        cols = np.remainder(keys, width, out=keys if own_keys else None)
         # The rows are not kept: most blocks are only ever read by rows.
         return cls(nrows, ncols, ptr, cols, values, hrows=ids, sole=True)
 
@@ -297,6 +323,11 @@ class Block:
         return block_keys(self.rows, self._cols, self.nrows, self.ncols)
 
     # ---- writes of a few entries: pending until the block is read ----
+    def find(self, rows, cols):
+        """(found, position) of the entries (``rows[t]``, ``cols[t]``) (block-local) in the
+        block's CSR, searched inside their rows."""
+        return _search_rows(self.csr[0], self.cols, rows, cols)
+
     def base_keys(self):
         """The sorted keys of the stored entries, pending writes aside, kept on the block:
         O(entries) once, then shared by the blocks that writes make of it."""
@@ -325,19 +356,25 @@ class Block:
             found = found | in_p
         return found, out
 
-    def upserted(self, keys, values, accum=None):
+    def upserted(self, keys, values, accum=None, *, new=False):
         """A new block with this one's entries, those at the sorted unique ``keys`` set to
         ``values`` (or to ``accum(stored, value)`` where one is stored) and the others added.
         It costs O(k log entries) for k keys, as SuiteSparse's pending tuples do: the new
         block shares this one's arrays and keeps the writes pending, merged in one pass by its
         first reader of the storage (``_settle``), so many small writes cost one merge.
-        ``accum`` is a BinaryOp; the values take the block's type."""
+        ``accum`` is a BinaryOp; the values take the block's type. ``new``: no key is an entry
+        yet (``avoids``), so none is looked up."""
         if not len(keys):
             # Still a new block: what a write leaves is never the old object on some ranks
             # and a new one on others, whose caches of collective values (degrees) would then
             # differ between ranks.
             return self._sharing(self._pending, self._nvals, self._iso)
         dtype = self._values.dtype
+        if new:
+            values = cast(np.asarray(values), dtype)
+            pending = (keys, values) if self._pending is None else \
+                merge_disjoint(*self._pending, keys, values)
+            return self._pended(pending, self._nvals + len(keys), self._one_value(values))
         again = False
         if self._pending is not None:
             pkeys, pvals = self._pending
@@ -353,10 +390,10 @@ class Block:
         if accum is not None and found.any():
             # accum runs on the written values as they come; its result takes C's type
             both = accum.evaluate(stored[found], values[found])
-            values = values.astype(dtype, copy=True)
-            values[found] = both
+            values = cast(values, dtype).copy()
+            values[found] = cast(both, dtype)
         else:
-            values = values.astype(dtype, copy=False)
+            values = cast(values, dtype)
         if self._pending is None:
             pending = keys, values
         elif again:
@@ -366,12 +403,19 @@ class Block:
         else:
             kept = ~sorted_isin(pkeys, keys)
             pending = merge_disjoint(pkeys[kept], pvals[kept], keys, values)
-        one = self.is_iso and len(self._values) and \
-            bool((pending[1] == self._values[:1]).all())
-        out = self._sharing(pending, self._nvals + int(len(keys) - np.count_nonzero(found)),
-                            bool(one) if self._nvals else False)
-        if len(pending[0]) * _PENDING_SHARE > out._nvals:
-            out._settle()  # enough writes wait to be worth one merge
+        return self._pended(pending, self._nvals + int(len(keys) - np.count_nonzero(found)),
+                            self._one_value(pending[1]))
+
+    def _one_value(self, written):
+        """Whether the block stays one-valued with the values ``written`` into it."""
+        return bool(self.is_iso and len(self._values) and (written == self._values[:1]).all())
+
+    def _pended(self, pending, nvals, iso):
+        """The block with ``pending`` writes over this one's storage, merged at once when
+        enough of them wait to be worth one merge."""
+        out = self._sharing(pending, nvals, iso if self._nvals else False)
+        if len(pending[0]) * _PENDING_SHARE > nvals:
+            out._settle()
         return out
 
     def _sharing(self, pending, nvals, iso):
@@ -380,7 +424,30 @@ class Block:
         out = Block(self.nrows, self.ncols, self._ptr, self._cols, self._values,
                     hrows=self._hrows, rows=self._rows)
         out._keys, out._pending, out._nvals, out._iso = self._keys, pending, nvals, iso
+        out._base_derived = self.derived if self._pending is None else self._base_derived
         return out
+
+    def avoid(self, other):
+        """Record that this block holds no entry where the block ``other`` has one (a write
+        ``C<~M.S, replace>`` made it), without keeping ``other`` alive."""
+        self._avoided = weakref.ref(other)
+
+    def avoids(self, other):
+        """Whether this block is known to hold no entry where the block ``other`` has one: a
+        BFS frontier, made under the visited set's complement, written into that same set."""
+        return self._avoided is not None and self._avoided() is other
+
+    def base_and_pending(self):
+        """(base, keys) of a block with pending writes: a block of its stored entries alone,
+        sharing its arrays and the caches made of them (a backend's copy, made once, serves
+        every block written on top of the same storage), and the sorted keys written since.
+        None when nothing is pending."""
+        if self._pending is None:
+            return None
+        base = Block(self.nrows, self.ncols, self._ptr, self._cols, self._values,
+                     hrows=self._hrows, rows=self._rows)
+        base._keys, base.derived = self._keys, self._base_derived
+        return base, self._pending[0]
 
     def settle(self):
         """Merge any pending writes into the storage now (``Matrix.wait``)."""
@@ -416,7 +483,7 @@ class Block:
             block = Block.from_keys(self.nrows, self.ncols, keys, values)
             self._ptr, self._cols, self._hrows = block._ptr, block._cols, block._hrows
         self._values, self._rows, self._keys = values, None, keys
-        self._pending = self._iso = None
+        self._pending = self._iso = self._base_derived = None
 
     def by_rows(self):
         """The storage by rows: (row ids or None, pointers, columns, values)."""

@@ -14,6 +14,7 @@ are few.
 import numpy as np
 
 from ..semirings._arrays import array_module
+from ..semirings._numeric import cast
 from ..semirings.dtypes import lookup_dtype
 
 __all__ = ["block_keys", "ewise_sorted", "expand_rows", "key_rows_cols", "keys_fit", "locate",
@@ -180,16 +181,17 @@ def write_sorted(c_keys, c_vals, t_keys, t_vals, allows, accum, replace, dtype, 
         if accum is not None:
             c_keys, c_vals = c_keys[inside], c_vals[inside]
     if accum is None:
-        z_keys, z_vals = t_keys, t_vals.astype(dtype, copy=False)
+        z_keys, z_vals = t_keys, cast(t_vals, dtype)
     else:
         z_keys = sorted_union(c_keys, t_keys)
         xp = array_module(z_keys)
         z_vals = xp.zeros(len(z_keys), dtype=dtype)
         in_c = xp.searchsorted(z_keys, c_keys)
         z_vals[in_c] = c_vals
-        z_vals[xp.searchsorted(z_keys, t_keys)] = t_vals
+        z_vals[xp.searchsorted(z_keys, t_keys)] = cast(t_vals, dtype)
         both_c = sorted_isin(c_keys, t_keys)
-        z_vals[in_c[both_c]] = accum.evaluate(c_vals[both_c], t_vals[sorted_isin(t_keys, c_keys)])
+        z_vals[in_c[both_c]] = cast(
+            accum.evaluate(c_vals[both_c], t_vals[sorted_isin(t_keys, c_keys)]), dtype)
     if outside is not None:
         # C's entries outside the mask stay; Z has none there.
         z_keys, z_vals = merge_disjoint(z_keys, z_vals, *outside)

@@ -30,6 +30,7 @@ ranks before anything changes.
 import numpy as np
 
 from ..semirings import binary as builtin_binary
+from ..semirings._numeric import cast
 from . import device
 from .device import array_module
 from .keys import write_sorted
@@ -259,15 +260,15 @@ class Piece:
                      values=self.values.copy(), nvals=self.nvals)
 
     def astype(self, dtype):
-        """This piece with values of ``dtype`` (itself when the type already matches)."""
+        """This piece with values of ``dtype`` (itself when the type already matches), cast as
+        SuiteSparse casts (``cast``: floats into integers saturate)."""
         dtype = np.dtype(dtype)
         if dtype == self.dtype:
             return self
         if self.present is None:
-            return Piece(self.size, dtype, idx=self.idx, vals=self.vals.astype(dtype))
-        # A bitmap's absent positions hold arbitrary values (nan from 0 / 0): no warning.
-        with np.errstate(invalid="ignore"):
-            values = self.values.astype(dtype)
+            return Piece(self.size, dtype, idx=self.idx, vals=cast(self.vals, dtype))
+        # (a bitmap's absent positions hold arbitrary values, nan from 0 / 0: cast like any)
+        values = cast(self.values, dtype)
         return Piece(self.size, dtype, present=self.present, values=values, nvals=self.nvals)
 
 
@@ -425,19 +426,20 @@ def together(c, t, mask=None):
 
 
 def _accumulate(c, t, accum, dtype, *, in_place=True):
-    """``C = accum(C, T)`` over the union of their entries."""
+    """``C = accum(C, T)`` over the union of their entries, T cast to C's type first (the
+    accumulator is typed by C's, as python-graphblas types it)."""
+    t = t.astype(dtype)
     if c.is_bitmap and in_place and not t.is_bitmap:
         t_idx, t_vals = t.entries()
         # O(entries of T): patch C's bitmap at T's positions.
         had = c.present[t_idx]
-        vals = t_vals.astype(dtype, copy=True)
+        vals = t_vals.copy()
         if had.any():
-            vals[had] = accum.evaluate(c.values[t_idx[had]], t_vals[had]).astype(dtype,
-                                                                                 copy=False)
+            vals[had] = cast(accum.evaluate(c.values[t_idx[had]], t_vals[had]), dtype)
         nvals = c.nvals + int(len(t_idx) - np.count_nonzero(had))
         return Write.patching(c, nvals, t_idx[:0], t_idx, vals)
     # Otherwise the union of the two, as ewise_add with the accumulator: C's type throughout.
-    out = ewise(c, t, accum, "add", (dtype, t.dtype), dtype)
+    out = ewise(c, t, accum, "add", (dtype, dtype), dtype)
     return Write(out.nvals, piece=out)
 
 

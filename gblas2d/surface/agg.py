@@ -40,9 +40,7 @@ import warnings
 
 import numpy as np
 
-from ..distributed.exchange import fold_segment
 from ..exceptions import DomainMismatch
-from ..local.piece import Piece
 from ..semirings import binary, indexunary, monoid, resolve, select, unary
 from ..semirings.dtypes import BOOL, FP64, INT32, INT64, lookup_dtype
 from .expr import ScalarExpression, VectorExpression
@@ -232,14 +230,7 @@ def _count_entries(obj, method, allow_empty):
     n = obj.nrows if axis == "row" else obj.ncols
 
     def compute(mask, opts):
-        ids, ptr = obj.block.pointers("rows" if axis == "row" else "cols")
-        counts = np.diff(ptr)
-        held = counts > 0
-        idx = np.flatnonzero(held) if ids is None else ids[held]
-        idx, vals, _ = fold_segment(obj.grid, n, idx, counts[held], monoid.plus,
-                                    INT64.np_type, axis)
-        lo, hi = obj.grid.piece(n)
-        return Piece.from_entries(hi - lo, idx, vals, INT64.np_type)
+        return obj.dist.counted(axis)
 
     return VectorExpression(method, (obj, count), INT64, n, compute, obj.grid)
 

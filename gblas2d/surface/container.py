@@ -28,11 +28,10 @@ import numbers
 import numpy as np
 
 from ..distributed.grid import collective
+from ..distributed.parts import entries_together, fold_to_scalar
 from ..exceptions import DimensionMismatch, EmptyObject
-from ..local import device
-from ..local.device import array_module
-from ..local.piece import place_of
 from ..semirings import OrderedMonoid, binary, held_as_bitmap, monoid, unary
+from ..semirings._arrays import array_module
 from . import display as _display
 from . import shape as _shape
 from .agg import Aggregator, reduction_op
@@ -90,6 +89,10 @@ class Container(InPlace):
     def __call__(self, *args, mask=None, accum=None, replace=False, input_mask=None, **opts):
         """What stands left of ``<<``: ``w(mask, accum, replace, direction=, exchange=)``."""
         mask, accum, replace = parse_call(args, mask, accum, replace)
+        if accum is not None and accum.type is None and not accum.index_aware:
+            # python-graphblas types the accumulator by the output's type alone: T is cast
+            # to C's type and accum(C, T) computed in it (a UINT64 C minus 7 wraps)
+            accum = accum[self.dtype]
         if input_mask is not None:
             if mask is not None:
                 raise TypeError("mask and input_mask arguments cannot both be given")
@@ -241,13 +244,8 @@ class Container(InPlace):
         def compute():
             held = a._device_part() if _any_arrays(mon.binaryop) else None
             values = a._local_values() if held is None else held.entries()[1]
-            fold = mon.in_lanes if in_lanes else mon.reduce
-            # (a device's fold is one value, copied up to be sent)
-            local = device.on_host(fold(values)) if len(values) else None
-            folds = [p for p in a.grid.comm.allgather_object(local) if p is not None]
-            if not folds:
-                return None if allow_empty else mon.identity_of(out_type)
-            return mon.reduce(np.array(folds, dtype=out_type.np_type))
+            return fold_to_scalar(a.grid, values, mon.in_lanes if in_lanes else mon.reduce,
+                                  mon, out_type, allow_empty)
 
         return ScalarExpression(method, (self, mon), out_type, compute, self.grid)
 
@@ -279,9 +277,8 @@ class Container(InPlace):
             (a_keys, a), (b_keys, b) = self._local_entries(), other._local_entries()
         else:
             # compared on the device (FastSV's test each round): one bool comes up
-            parts = [c._device_part() or c._local_part() for c in (self, other)]
-            xp = place_of(*parts)
-            (a_keys, a), (b_keys, b) = (part.on(xp).entries() for part in parts)
+            (a_keys, a), (b_keys, b) = entries_together(
+                *(c._device_part() or c._local_part() for c in (self, other)))
         same = bool(np.array_equal(a_keys, b_keys)) and bool(values_match(a, b))
         return bool(self.grid.comm.allreduce(np.array([same], dtype=np.int64), "min")[0])
 

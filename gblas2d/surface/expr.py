@@ -12,8 +12,6 @@ import numpy as np
 from ..distributed.grid import collective
 from ..distributed.products import MatMat, MatVec, ProductMask
 from ..exceptions import DimensionMismatch, DomainMismatch, InvalidValue
-from ..local.block import BlockMask
-from ..local.piece import PieceMask
 from ..semirings import _base, binary, from_string, unary
 from ..semirings.dtypes import BOOL, lookup_dtype, unify
 from .automethods import MatrixAutoMethods, VectorAutoMethods, computed
@@ -139,11 +137,11 @@ class Mask:
     def local(self):
         """This rank's part of a Vector mask, as a ``PieceMask`` (O(1) for a structural mask,
         O(entries) for a value mask)."""
-        return PieceMask(self.parent.piece, self.structure, self.complement)
+        return self.dist().local()
 
     def block_mask(self):
         """This rank's part of a Matrix mask, aligned with the output's block."""
-        return BlockMask(self.parent.block, self.structure, self.complement)
+        return self.dist().block_mask()
 
     def on_rank(self):
         """This rank's part of the mask: ``local()`` of a Vector's, ``block_mask()`` of a

@@ -71,7 +71,8 @@ def from_coo_chunks(cls, chunks, *, nrows, ncols, value=None, dtype="FP64", dup_
         rows, cols, *chunk_vals = chunk if chunk is not None else \
             (np.empty(0, np.int64), np.empty(0, np.int64)) + \
             (() if value is not None else (np.empty(0, dtype.np_type),))
-        rows, cols = index_array(rows, "row indices"), index_array(cols, "column indices")
+        rows = index_array(rows, "row indices", narrow=True)
+        cols = index_array(cols, "column indices", narrow=True)
         for arr, n, what in ((rows, nrows, "row"), (cols, ncols, "column")):
             if arr.size and (arr.min() < 0 or arr.max() >= n):
                 bad = arr[(arr < 0) | (arr >= n)][0]
@@ -79,8 +80,12 @@ def from_coo_chunks(cls, chunks, *, nrows, ncols, value=None, dtype="FP64", dup_
                                       f"{nrows}x{ncols}")
         chunk_vals = [np.asarray(v).astype(dtype.np_type, copy=False) for v in chunk_vals]
         got = redist.to_blocks(grid, nrows, ncols, rows, cols, *chunk_vals)
+        # The chunk goes now: a chunk that views a larger array (a reader's batch) would
+        # keep it alive through the build.
+        chunk = rows = cols = chunk_vals = None
         keys.append(got[0])
         vals.extend(got[1:])
+        got = None
     keys = np.concatenate(keys) if keys else np.empty(0, np.int64)
     values = np.broadcast_to(np.asarray(value, dtype=dtype.np_type), keys.shape) \
         if value is not None else np.concatenate(vals or [np.empty(0, dtype.np_type)])

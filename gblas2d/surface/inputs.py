@@ -98,11 +98,13 @@ class LengthMismatch(DimensionMismatch, ValueError):
 INDEX_LIMIT = 2**60
 
 
-def index_array(array, name="indices"):
+def index_array(array, name="indices", *, narrow=False):
     """The int64 indices a constructor is given, read as python-graphblas reads them: an array
     of another kind than integers (not empty) is refused, a list is cast (floats truncated,
     an int beyond uint64 is an OverflowError), and an index past the largest dimension is
-    InvalidValue (not a negative number wrapped around)."""
+    InvalidValue (not a negative number wrapped around). ``narrow``: integers of 32 bits or
+    fewer are kept as they are (they widen exactly wherever they meet int64), so a large input
+    of them is not copied whole."""
     if isinstance(array, np.ndarray):
         if array.size and array.dtype.kind not in "iub":
             raise InvalidValue(f"{name} must be integers, not {array.dtype.name}")
@@ -115,6 +117,8 @@ def index_array(array, name="indices"):
     if array.dtype.kind == "u" and array.size and int(array.max()) >= INDEX_LIMIT:
         raise InvalidValue(f"{name}: {int(array.max())} is larger than the largest dimension "
                            f"({INDEX_LIMIT})")
+    if narrow and array.dtype.kind in "iu" and array.dtype.itemsize <= 4:
+        return array
     return array.astype(np.int64, copy=False)
 
 
@@ -159,7 +163,12 @@ def checked(grid, distributed, read, fallback):
 
 def values_array(values, dtype):
     """The values of ``from_coo`` as an array, cast by numpy to ``dtype`` if given; Python
-    objects that numpy cannot make numbers of are a ValueError (python-graphblas's words)."""
+    objects that numpy cannot make numbers of are a ValueError (python-graphblas's words).
+    Python numbers are read in ``dtype`` at once, as python-graphblas reads them: read first
+    as numpy guesses, 2**64 - 2 would become a float and lose its last bits."""
+    if dtype is not None and not isinstance(values, np.ndarray) and \
+            lookup_dtype(dtype).np_type.kind in "biuf":
+        return np.asarray(values, dtype=lookup_dtype(dtype).np_type)
     out = np.asarray(values)
     if out.dtype == object and dtype is not None:
         out = out.astype(lookup_dtype(dtype).np_type)

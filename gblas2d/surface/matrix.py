@@ -19,9 +19,6 @@ from ..exceptions import (
     InvalidValue,
     NotImplementedException,
 )
-from ..local import backends
-from ..local.block import Block
-from ..local.keys import block_keys, keys_fit
 from ..semirings import binary, held_as_bitmap, monoid, semiring
 from ..semirings.dtypes import FP64, lookup_dtype
 from . import build as _build
@@ -238,7 +235,8 @@ class Matrix(Container):
         grid = grid or default_grid()
 
         def read_input():
-            r, c = index_array(rows, "row indices"), index_array(columns, "column indices")
+            r = index_array(rows, "row indices", narrow=True)
+            c = index_array(columns, "column indices", narrow=True)
             for arr, given, what in ((r, nrows, "row"), (c, ncols, "column")):
                 if given is None and not arr.size and not distributed:
                     raise InvalidValue(f"No {what} indices provided. Unable to infer "
@@ -278,35 +276,18 @@ class Matrix(Container):
                     bad = arr[(arr < 0) | (arr >= n)][0]
                     raise IndexOutOfBound(f"{what} index {bad} out of range for Matrix of "
                                           f"shape {nrows}x{ncols}")
-        if grid.nprocs > 1:
-            # One value for every entry (a pattern) stays one value: it does not travel with
-            # the entries, and no array of it is made on the way (8 bytes an entry).
-            iso = _one_value(grid, values, distributed)
-            owners = grid.entry_owner(nrows, ncols, rows, columns)
-            if distributed and iso is not None:
-                rows, columns = redist.to_owners(grid, owners, rows, columns)
-            elif distributed:
-                rows, columns, values = redist.to_owners(grid, owners, rows, columns, values)
-            else:
-                mine = owners == grid.rank
-                rows, columns = rows[mine], columns[mine]
-                values = values if iso is not None else values[mine]
-            if iso is not None:
-                values = np.broadcast_to(iso, rows.shape)
-            del owners
-        # The keys replace the index arrays at once, so the build holds one copy of the input;
-        # computed in place, with no temporary arrays.
-        d = out._d
-        b = d.block
-        if keys_fit(b.nrows, b.ncols):
-            keys = rows * b.ncols
-            keys += columns
-            keys -= d.row_offset * b.ncols + d.col_offset
-        else:
-            keys = block_keys(rows - d.row_offset, columns - d.col_offset, b.nrows, b.ncols)
-        rows = columns = None
+        # One value for every entry (a pattern) stays one value: it does not travel with the
+        # entries, and no array of it is made on the way (8 bytes an entry).
+        iso = _one_value(grid, values, distributed) if grid.nprocs > 1 else None
+        carried = () if iso is not None else (values,)
+        # Each entry's key in its block, made a chunk at a time: with the input given alike
+        # everywhere each rank keeps its own; else they travel to their owners.
+        place = redist.to_blocks if distributed else redist.own_blocks
+        keys, *got = place(grid, nrows, ncols, rows, columns, *carried)
+        rows = columns = carried = None
+        values = np.broadcast_to(iso, keys.shape) if iso is not None else got[0]
         entries = [keys, values]
-        keys = values = None
+        keys = values = got = None
         out._set_from_entries(entries, dup_op)
         return out
 
@@ -382,10 +363,7 @@ class Matrix(Container):
         travels."""
         value = getattr(value, "value", value)
         out = cls(dtype or scalar_dtype(value), nrows, ncols, name=name, grid=grid)
-        b = out._d.block
-        keys = np.arange(b.nrows * b.ncols, dtype=np.int64)
-        out._d.install(Block.from_keys(b.nrows, b.ncols, keys,
-                                       np.full(len(keys), value, dtype=out.dtype.np_type)))
+        out._d.fill_value(value)
         return out
 
     @collective
@@ -497,15 +475,15 @@ class Matrix(Container):
         if mask is None or mask.complement:
             raise NotImplementedException("Assigning a scalar to a Matrix needs a "
                                           "non-complemented mask")
-        keys = mask.block_mask().keys()
         t_type = scalar_dtype(value)
         if accum is not None:
             check_domain(accum, self.dtype, t_type)
         if not replace:
             # T is the scalar at every position the mask allows, so the write sets those
             # positions and leaves the rest (a visited set's ``V(F.S) << True``): pending.
-            self._d.upsert(keys, np.full(len(keys), value, dtype=t_type.np_type), accum)
+            self._d.set_under(mask.block_mask(), value, t_type.np_type, accum)
             return
+        keys = mask.block_mask().keys()
         snapshot = (keys, np.full(len(keys), value, dtype=t_type.np_type))
         expr = MatrixExpression("assign", (self,), t_type, self.nrows, self.ncols,
                                 lambda mask, opts: snapshot, self.grid)
@@ -566,35 +544,7 @@ class Matrix(Container):
 
     # ---- element-wise ----
     def _ewise_local(self, other, binop, kind, types, out_type, defaults):
-        a, b = self._d.block, other._d.block
-        if binop.index_aware:
-            return _positional_ewise(self, other, binop, kind, types, defaults, out_type)
-        if a.shares_structure(b):
-            # Every entry is in both (S = A + A^T of a symmetric A): the op runs over the
-            # values alone, on the shared structure, for any kind.
-            return _paired_values(a, b, binop, types, out_type)
-        out_np = out_type.np_type
-        if kind == "mult":
-            # A few entries against many: the intersection is at most the few, each looked up
-            # in the many's keys, O(k log m).
-            for big, small, big_first in ((a, b, True), (b, a, False)):
-                if big.can_pend(small.nvals) and small.nvals:
-                    keys = small.keys()
-                    found, at_big = big.lookup(keys)
-                    mine = small.values_at(np.flatnonzero(found))
-                    left, right = (at_big[found], mine) if big_first else (mine, at_big[found])
-                    values = binop.evaluate(left.astype(types[0], copy=False),
-                                            right.astype(types[1], copy=False))
-                    return keys[found], values.astype(out_np, copy=False)
-        if kind == "add":
-            # A few entries added to many (a visited set and a frontier): the large side's
-            # block with the few written into it, pending (``Block.upserted``). The op takes
-            # the large side first, so the large one is C unless the op commutes.
-            for big, small, big_type, first in ((a, b, types[0], True),
-                                                (b, a, types[1], binop.commutative)):
-                if first and big.dtype == big_type == out_np and big.can_pend(small.nvals):
-                    return big.upserted(small.keys(), small.values, binop)
-        return backends.run("ewise_block", a, b, binop, kind, types, out_np, defaults)
+        return self._d.ewise(other._d, binop, kind, types, out_type, defaults)
 
     def __matmul__(self, other):
         """``A @ v`` (``mxv``) or ``A @ B`` (``mxm``), lazy: over plus_times, or
@@ -605,7 +555,7 @@ class Matrix(Container):
         return matmul(other, self)
 
     def _select_values(self, op, thunk):
-        return backends.run("select_values", self._d.block, op, thunk)
+        return self._d.select_values(op, thunk)
 
     # ---- reductions ----
     def _reduce_axis(self, op, axis):
@@ -722,36 +672,5 @@ class Matrix(Container):
     # full of random values the same at any rank count (random.py)
     random = classmethod(_random.matrix_random)
 
-
-def _paired_values(a, b, binop, types, out_type):
-    """``op(a, b)`` of two blocks with one structure, as a block on that structure. Two iso
-    blocks give an iso block: the op runs once."""
-    if a.is_iso and b.is_iso:
-        one = binop.evaluate(a.values[:1].astype(types[0]), b.values[:1].astype(types[1]))
-        return a.with_values(np.broadcast_to(one.astype(out_type.np_type), a.values.shape))
-    values = binop.evaluate(a.values.astype(types[0], copy=False),
-                            b.values.astype(types[1], copy=False))
-    return a.with_values(values.astype(out_type.np_type, copy=False))
-
-
-def _positional_ewise(a, b, binop, kind, types, defaults, out_type):
-    """This rank's block of an element-wise op whose value is where the entry sits (firsti,
-    secondj, ...): the same for both operands. Where only one operand has an entry, ewise_add
-    keeps its value (cast), as GraphBLAS does; ewise_union applies the op everywhere."""
-
-    def structure(kind):
-        block = backends.run("ewise_block", a._d.block, b._d.block, binary.first, kind, types,
-                             out_type.np_type, defaults)
-        return block if isinstance(block, Block) else \
-            Block.from_keys(a._d.block.nrows, a._d.block.ncols, *block)
-
-    block = structure(kind)
-    both = structure("mult") if kind == "add" else block
-    rows, cols = both.rows + a._d.row_offset, both.cols + a._d.col_offset
-    zeros = np.zeros(len(rows), dtype=np.int64)
-    positions = binop.evaluate(zeros, zeros, rows, cols, rows, cols)
-    values = block.values.astype(out_type.np_type)
-    values[np.searchsorted(block.keys(), both.keys())] = positions
-    return block.with_values(values)
 
 MatrixExpression.output_class = Matrix

@@ -12,12 +12,10 @@ import operator
 import numpy as np
 
 from ..distributed import redistribute as redist
-from ..distributed.exchange import gather_segment
+from ..distributed import shape as dist_shape
 from ..distributed.products import MatMat
+from ..distributed.vector import piece_at_owners
 from ..exceptions import InvalidValue, NotImplementedException
-from ..local import backends
-from ..local.block import Block
-from ..local.piece import Piece
 from .expr import (
     MatrixExpression,
     VectorExpression,
@@ -53,23 +51,6 @@ def dimension(value, what):
 def _sorted(keys, vals):
     order = np.argsort(keys)
     return keys[order], vals[order]
-
-
-def _find_in_rows(block, rows, cols):
-    """(found, position) of entry (``rows[t]``, ``cols[t]``) (block-local) in the block's CSR:
-    a binary search inside each row, all rows at once: O(len(rows) log(longest row))."""
-    ptr, block_cols, _ = block.csr
-    lo, hi = ptr[rows], ptr[rows + 1]
-    if not len(block_cols):
-        return np.zeros(len(rows), dtype=bool), lo
-    end = hi
-    while (active := lo < hi).any():
-        mid = (lo + hi) // 2
-        less = block_cols[np.minimum(mid, len(block_cols) - 1)] < cols
-        lo = np.where(active & less, mid + 1, lo)
-        hi = np.where(active & ~less, mid, hi)
-    found = (lo < end) & (block_cols[np.minimum(lo, len(block_cols) - 1)] == cols)
-    return found, lo
 
 
 # ---- kronecker ----
@@ -165,14 +146,12 @@ def diagonal(A, k, *, transposed=False):
         first = max(row_lo, col_lo - k)
         rows = np.arange(first, max(first, min(row_lo + b.nrows, col_lo + b.ncols - k)),
                          dtype=np.int64)
-        found, pos = _find_in_rows(b, rows - row_lo, rows + k - col_lo)
+        found, pos = b.find(rows - row_lo, rows + k - col_lo)
         at = rows[found] + min(k, 0)
         # Indexing the values array (not values_at) spreads an iso block's one value out.
-        at, vals = redist.to_owners(grid, grid.owner(size, at), at, b.values[pos[found]])
-        # Already sorted: blocks arrive in rank order, row-major over the grid, and along
-        # the diagonal a later grid row or a later grid column holds later positions.
-        lo, hi = grid.piece(size)
-        return Piece.from_entries(hi - lo, at - lo, vals, dtype)
+        # Arriving sorted: blocks come in rank order, row-major over the grid, and along the
+        # diagonal a later grid row or a later grid column holds later positions.
+        return piece_at_owners(grid, size, at, b.values[pos[found]], dtype)
 
     return VectorExpression("diag", (A, k), A.dtype, size, compute, A.grid)
 
@@ -274,65 +253,17 @@ def outer(u, v, op):
     out_type = check_domain(binop, u.dtype, v.dtype)
 
     def compute(mask, opts):
-        grid = u.grid
-        force = opts.get("exchange")
-        row_lo, rows, u_vals, _ = gather_segment(grid, u.size, *u.host_piece().entries(),
-                                                 u.dtype.np_type, "row", force)
-        col_lo, cols, v_vals, _ = gather_segment(grid, v.size, *v.host_piece().entries(),
-                                                 v.dtype.np_type, "col", force)
-        nrows = grid.row_block(u.size)[1] - row_lo
-        ncols = grid.col_block(v.size)[1] - col_lo
-        # Row r of the block holds every gathered entry of v when u has an entry at r.
-        ptr = np.zeros(nrows + 1, dtype=np.int64)
-        ptr[rows + 1] = len(cols)
-        np.cumsum(ptr, out=ptr)
-        x, y = np.repeat(u_vals, len(cols)), np.tile(v_vals, len(rows))
-        if binop.index_aware:
-            # u is a column (i, 0) and v a row (0, j), as python-graphblas's outer sees them.
-            zeros = np.zeros(len(x), dtype=np.int64)
-            products = binop.evaluate(x, y, np.repeat(rows + row_lo, len(cols)), zeros,
-                                      zeros, np.tile(cols + col_lo, len(rows)))
-        else:
-            products = binop.evaluate(x, y)
-        return Block(nrows, ncols, ptr, np.tile(cols, len(rows)),
-                     products.astype(out_type.np_type, copy=False))
+        return dist_shape.outer_block(u.dist, v.dist, binop, out_type, opts.get("exchange"))
 
     return MatrixExpression("outer", (u, v, binop), out_type, u.size, v.size, compute, u.grid)
 
 
 # ---- resize ----
 def resized_block(A, nrows, ncols, row_offset=0, col_offset=0):
-    """Collective (one alltoallv). This rank's Block of A resized to ``nrows`` x ``ncols``: the
-    entries inside the new shape, moved to their owners under it. With offsets, A(i, j) goes
-    to (i + row_offset, j + col_offset) first (``reposition``)."""
+    """Collective (one alltoallv). This rank's Block of A resized to ``nrows`` x ``ncols``
+    (``distributed.shape.resized_block``)."""
     A.grid.comm.check_replicated("Matrix.resize", nrows, ncols, row_offset, col_offset)
-    if A.grid.nprocs == 1 and row_offset == col_offset == 0:
-        return _cropped(A.block, nrows, ncols)
-    rows, cols, vals = A.block.global_coo(A.row_offset, A.col_offset)
-    rows, cols = rows + row_offset, cols + col_offset
-    keep = (rows >= 0) & (rows < nrows) & (cols >= 0) & (cols < ncols)
-    keys, vals = _sorted(*redist.to_blocks(A.grid, nrows, ncols, rows[keep], cols[keep],
-                                     vals[keep]))
-    row_lo, row_hi = A.grid.row_block(nrows)
-    col_lo, col_hi = A.grid.col_block(ncols)
-    return Block.from_keys(row_hi - row_lo, col_hi - col_lo, keys, vals)
-
-
-def _cropped(b, nrows, ncols):
-    """The block b resized in place of the whole matrix (one rank): its first rows, cut to
-    ``ncols`` columns, read from the CSR without sorting anything."""
-    kept = min(nrows, b.nrows)
-    if b.is_hyper:
-        # the listed rows below ``kept``, and their entries
-        k = int(np.searchsorted(b.hrows, kept))
-        end = int(b.ptr[k])
-        top = Block.compressed(nrows, ncols, b.hrows[:k], b.ptr[:k + 1], b.cols[:end],
-                               b.values_at(np.arange(end)))
-        return top if ncols >= b.ncols else top.select(top.cols < ncols)
-    end = b.ptr[kept]
-    ptr = np.concatenate([b.ptr[:kept + 1], np.full(nrows - kept, end, dtype=b.ptr.dtype)])
-    top = Block(nrows, ncols, ptr, b.cols[:end], b.values_at(np.arange(end)))
-    return top if ncols >= b.ncols else top.select(top.cols < ncols)
+    return dist_shape.resized_block(A.dist, nrows, ncols, row_offset, col_offset)
 
 
 def resized_piece(v, size, offset=0):
@@ -343,10 +274,8 @@ def resized_piece(v, size, offset=0):
     idx, vals = v.host_piece().entries()
     start, stop = np.searchsorted(idx, [-offset - v.offset, size - offset - v.offset])
     at = idx[start:stop] + (v.offset + offset)
-    at, vals = redist.to_owners(v.grid, v.grid.owner(size, at), at, vals[start:stop])
-    # Already sorted: pieces arrive in rank order, and rank k's positions precede rank k+1's.
-    lo, hi = v.grid.piece(size)
-    return Piece.from_entries(hi - lo, at - lo, vals, v.dtype.np_type)
+    # Arriving sorted: pieces come in rank order, and rank k's positions precede rank k+1's.
+    return piece_at_owners(v.grid, size, at, vals[start:stop], v.dtype.np_type)
 
 
 def reposition(x, offsets, shape):
@@ -384,28 +313,8 @@ def broadcast(A, v, op, kind, method, defaults, *, v_first):
     out_type = check_domain(binop, *in_types)
 
     def compute(mask, opts):
-        grid, b = A.grid, A.block
-        _, idx, vals, _ = gather_segment(grid, v.size, *v.host_piece().entries(), v.dtype.np_type,
-                                         "row" if v_first else "col", opts.get("exchange"))
-        if kind == "mult":
-            at = b.rows if v_first else b.cols
-            pos = np.clip(np.searchsorted(idx, at), 0, max(len(idx) - 1, 0))
-            found = idx[pos] == at if len(idx) else np.zeros(len(at), dtype=bool)
-            spread = b.select(found).with_values(vals[pos[found]])
-        elif v_first:
-            # rows idx, each full: v(i) at every column of the block
-            ptr = np.zeros(b.nrows + 1, dtype=np.int64)
-            ptr[idx + 1] = b.ncols
-            np.cumsum(ptr, out=ptr)
-            spread = Block(b.nrows, b.ncols, ptr, np.tile(np.arange(b.ncols), len(idx)),
-                           np.repeat(vals, b.ncols))
-        else:
-            spread = Block(b.nrows, b.ncols, np.arange(b.nrows + 1) * len(idx),
-                           np.tile(idx, b.nrows), np.tile(vals, b.nrows))
-        left, right = (spread, b) if v_first else (b, spread)
-        return backends.run("ewise_block", left, right, binop, kind,
-                            (in_types[0].np_type, in_types[1].np_type), out_type.np_type,
-                            defaults)
+        return dist_shape.spread_block(A.dist, v.dist, binop, kind, v_first, in_types, out_type,
+                                       defaults, opts.get("exchange"))
 
     return MatrixExpression(method, (A, v, binop) + tuple(defaults), out_type, A.nrows,
                             A.ncols, compute, A.grid)

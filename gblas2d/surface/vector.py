@@ -11,13 +11,10 @@ from contextlib import nullcontext
 import numpy as np
 
 from ..distributed import redistribute as redist
+from ..distributed import vector as dist_vector
 from ..distributed.grid import collective, default_grid
-from ..distributed.vector import DistVector, ewise_piece, write_piece
+from ..distributed.vector import DistVector
 from ..exceptions import IndexOutOfBound, InvalidValue
-from ..local import backends
-from ..local.device import array_module
-from ..local.keys import unique_sorted
-from ..local.piece import Piece, PieceMask, place_of
 from ..semirings import binary, monoid, semiring
 from ..semirings import select as builtin_select
 from ..semirings.dtypes import FP64, lookup_dtype
@@ -384,18 +381,7 @@ class Vector(Container):
     @collective
     def __delitem__(self, index):
         self.grid.comm.check_replicated("del", self, index)
-        region = self._local_region(positions_of(self._d.size, index))
-        nothing = Piece.empty(region.size, self.dtype.np_type)
-        self._d.commit(write_piece(self._d.piece, nothing, PieceMask(region, True, False), None,
-                                  False, t_masked=True))
-
-    def _local_region(self, positions):
-        """The positions of this rank's piece among the global ``positions``, as a Piece."""
-        lo, n_local = self._d.offset, self._d.local_size
-        mine = positions[(positions >= lo) & (positions < lo + n_local)] - lo
-        # (sorted, not hashed: numpy's unique hashes integers, 50x slower on 500K of them)
-        idx = unique_sorted(mine)
-        return Piece.from_entries(n_local, idx, np.ones(len(idx), dtype=bool))
+        self._d.delete(positions_of(self._d.size, index))
 
     def _subassign(self, index, value, mask, accum, replace):
         """Collective. ``w[index](mask) << value``: GxB_subassign, whose mask has the index's
@@ -407,24 +393,15 @@ class Vector(Container):
         if one_position(index):
             raise TypeError("Single element assign does not accept a submask")
         positions = positions_of(self._d.size, index)
-        m = mask.parent
-        check_size("mask", m.size, len(positions), "Mask.size", "number of indices")
-        idx, vals = m.host_piece().entries()
-        dest = positions[(idx if mask.structure else idx[vals != 0]) + m.offset]
-        dest = redist.to_owners(self.grid, self.grid.owner(self._d.size, dest), dest)
-        allowed = self._local_region(dest).entries()[0]
-        barred = allowed if mask.complement else np.setdiff1d(
-            self._local_region(positions).entries()[0], allowed, assume_unique=True)
-        n_local = self._d.local_size
-        self._assign(index, value, _Barred(Piece.from_entries(
-            n_local, barred, np.ones(len(barred), dtype=bool))), accum, replace)
+        check_size("mask", mask.parent.size, len(positions), "Mask.size", "number of indices")
+        barred = self._d.sub_mask(positions, mask.parent.dist, mask.structure, mask.complement)
+        self._assign(index, value, _Barred(barred), accum, replace)
 
     def _assign(self, index, value, mask, accum, replace):
         """Collective. GrB_assign: self<mask>(index) = accum(self(index), value)."""
         whole = isinstance(index, slice) and index == slice(None)
         positions = None if whole else positions_of(self._d.size, index)
-        region = None if whole else self._local_region(positions)
-        n_local = self._d.local_size
+        region = None if whole else self._d.region(positions)
         local_mask = None if mask is None else mask.local()
         if not isinstance(value, ScalarLike) and hasattr(value, "_as_expression"):
             value = value._as_expression()  # v[1:4], u & w
@@ -437,11 +414,7 @@ class Vector(Container):
             positions = np.arange(self._d.size, dtype=np.int64) if whole else positions
             check_size("assign", value.size, len(positions), "Vector.size", "number of indices")
             t_type = value.dtype
-            src, src_vals = value.host_piece().entries()
-            dest = positions[src + value.offset]
-            idx, vals = redist.to_owners(self.grid, self.grid.owner(self._d.size, dest), dest,
-                                         src_vals)
-            idx, vals = _sorted(idx - self._d.offset, vals)
+            t = self._d.moved_in(value.dist, positions)
         else:
             value = getattr(value, "value", value)
             try:
@@ -450,73 +423,16 @@ class Vector(Container):
             except (TypeError, ValueError):
                 raise TypeError(f"Bad type for argument `value` in Vector assign: "
                                 f"{type_name(value)}") from None
-            # Under a plain mask only its positions can change: T is the scalar there.
-            plain = mask is not None and not mask.complement
-            if value is None:
-                idx = np.empty(0, dtype=np.int64)
-            elif whole and not plain:
-                idx = None  # every position: T is full, made with no list of positions
-            elif whole:
-                idx = local_mask.positions()
-            else:
-                idx = region.entries()[0]
-            # Made where the positions are (a device piece's mask lists them there); a full
-            # vector where the kernels run (PageRank's r' = (1 - d) / n each iteration).
-            xp = backends.vector_module() if idx is None else \
-                np if type(idx) is np.ndarray else array_module(idx)
-            vals = xp.full(n_local if idx is None else len(idx), 0 if value is None else value,
-                           dtype=t_type.np_type)
+            t = self._d.scalar_piece(value, t_type, region, local_mask)
         if accum is not None:
             check_domain(accum, self.dtype, t_type)
-        t = Piece.full(vals) if idx is None else Piece.from_entries(n_local, idx, vals)
         t_masked = whole and not isinstance(value, Vector) and mask is not None and \
             not mask.complement
-        self._d.commit(self._assign_write(t, region, local_mask, accum, replace, t_masked))
-
-    def _assign_write(self, t, region, m, accum, replace, t_masked):
-        """The Write of ``C<M, replace>(region) = accum(C(region), T)`` for the PieceMask ``m``
-        (or None); ``region`` None is every position. Z keeps C outside the region; inside it
-        is T, or accum(C, T) with accum (where an accumulated C entry survives even if T has
-        none there)."""
-        c = self._d.piece
-        if region is None:
-            return write_piece(c, t, m, accum, replace, t_masked=t_masked)
-        if m is None:
-            if accum is not None:
-                return write_piece(c, t, None, accum, False)
-            # C<region> = T: the region's positions become T's.
-            return write_piece(c, t, PieceMask(region, True, False), None, False,
-                                t_masked=True)
-        if accum is not None:
-            z = ewise_piece(c, t, accum, "add", (c.dtype, t.dtype), c.dtype)  # accum(C, T)
-        else:
-            c_idx, c_vals = c.on_host().entries()
-            outside = ~region.contains(c_idx)
-            t_idx, t_vals = t.entries()
-            z_idx, z_vals = _sorted(np.concatenate([c_idx[outside], t_idx]),
-                                    np.concatenate([c_vals[outside],
-                                                    t_vals.astype(c.dtype, copy=False)]))
-            z = Piece.from_entries(c.size, z_idx, z_vals, c.dtype)
-        return write_piece(c, z, m, None, replace)
+        self._d.assign(t, region, local_mask, accum, replace, t_masked=t_masked)
 
     # ---- element-wise ----
     def _ewise_local(self, other, binop, kind, types, out_type, defaults):
-        a, b = self._d.piece, other._d.piece
-        if binop.index_aware:
-            a, b = a.on_host(), b.on_host()
-            # A positional op's value is where the entry sits (row i, column 0), the same for
-            # both operands; where one operand alone has an entry, ewise_add keeps its value
-            # (cast), as GraphBLAS does.
-            piece = ewise_piece(a, b, binary.first, kind, types, out_type.np_type, defaults)
-            idx, values = piece.entries()
-            both = idx if kind != "add" else ewise_piece(
-                a, b, binary.first, "mult", types, types[0]).entries()[0]
-            zeros = np.zeros(len(both), dtype=np.int64)
-            values = values.astype(out_type.np_type)
-            values[np.searchsorted(idx, both)] = binop.evaluate(
-                zeros, zeros, both + self._d.offset, zeros, both + self._d.offset, zeros)
-            return piece.with_values(values)
-        return ewise_piece(a, b, binop, kind, types, out_type.np_type, defaults)
+        return self._d.ewise(other._d, binop, kind, types, out_type, defaults)
 
     def __matmul__(self, other):
         """``v @ A`` (``vxm``) or ``v @ w`` (the inner product), lazy: over plus_times, or
@@ -566,17 +482,7 @@ class Vector(Container):
         a = self
 
         def compute(mask, opts):
-            index_piece, piece = _pieces_to_send(index, a)
-            k, targets = index_piece.entries()
-            targets = targets.astype(np.int64)
-            bad = (targets < 0) | (targets >= a.size)
-            with a.grid.comm.agreed():
-                if bad.any():
-                    raise IndexOutOfBound(f"gather index {int(targets[bad][0])} out of range "
-                                          f"for Vector of size {a.size}")
-            found, vals = redist.fetch(a.grid, a.size, targets, a.offset, piece)
-            return Piece.from_entries(index_piece.size, k[found], vals[found],
-                                      a.dtype.np_type)
+            return dist_vector.gather(a.dist, index.dist)
 
         return VectorExpression("gather", (self, index), self.dtype, index.size, compute,
                                 self.grid)
@@ -595,22 +501,7 @@ class Vector(Container):
         a = self
 
         def compute(mask, opts):
-            piece, index_piece = _pieces_to_send(a, index)
-            k, own = piece.entries()
-            has_dest, dest = index_piece.lookup(k)
-            k, own, dest = k[has_dest], own[has_dest], dest[has_dest].astype(np.int64)
-            bad = (dest < 0) | (dest >= size)
-            with a.grid.comm.agreed():
-                if bad.any():
-                    raise IndexOutOfBound(f"scatter index {int(dest[bad][0])} out of range "
-                                          f"for size {size}")
-            if a.grid.comm.size == 1:
-                idx, vals = dest, own  # every entry's owner is this rank
-            else:
-                idx, vals = redist.to_owners(a.grid, a.grid.owner(size, dest), dest, own)
-            lo, hi = a.grid.piece(size)
-            idx, vals = redist.reduce_duplicates(*_sorted(idx - lo, vals), mon)
-            return Piece.from_entries(hi - lo, idx, vals, a.dtype.np_type)
+            return dist_vector.scatter(a.dist, index.dist, size, mon)
 
         return VectorExpression("scatter", (self, index, mon), self.dtype, size, compute,
                                 self.grid)
@@ -640,21 +531,6 @@ class Vector(Container):
         self._d.resized(size, _shape.resized_piece(self, size))
 
 
-def _pieces_to_send(*vectors):
-    """The pieces of ``vectors`` for a gather or scatter: in host memory, where entries travel
-    between ranks; on one rank, where they are (together on the device when one is there),
-    since nothing travels."""
-    if vectors[0].grid.comm.size > 1:
-        return [v.host_piece() for v in vectors]
-    xp = place_of(*(v.piece for v in vectors))
-    return [v.piece.on(xp) for v in vectors]
-
-
-def _sorted(idx, vals):
-    order = np.argsort(idx, kind="stable")
-    return idx[order], vals[order]
-
-
 def _array_value(value, index, n, grid):
     """A list or array assigned to ``v[index]`` (``n`` positions), as a Vector."""
     if one_position(index):
@@ -669,16 +545,16 @@ def _array_value(value, index, n, grid):
 
 
 class _Barred:
-    """A mask that bars the positions of a Piece and allows every other (a sub-mask moved to
-    the output's positions)."""
+    """A sub-mask moved to the output's positions (``DistVector.sub_mask``): a mask that bars
+    some positions and allows every other."""
 
     complement = True
 
-    def __init__(self, piece):
-        self.piece = piece
+    def __init__(self, local_mask):
+        self.local_mask = local_mask
 
     def local(self):
-        return PieceMask(self.piece, True, True)
+        return self.local_mask
 
 
 VectorExpression.output_class = Vector

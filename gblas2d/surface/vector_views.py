@@ -13,7 +13,7 @@ import numpy as np
 
 from ..distributed import redistribute as redist
 from ..distributed.grid import collective
-from ..local.piece import Piece
+from ..distributed.vector import piece_of
 from .automethods import VectorAutoMethods
 from .config import computes
 from .container import Assigner
@@ -71,7 +71,7 @@ class VectorIndexExpr(Infix):
             lo, hi = v.grid.piece(out_size)
             found, vals = redist.fetch(v.grid, v.size, positions[lo:hi], v.offset, v.host_piece())
             idx = np.flatnonzero(found)
-            return Piece.from_entries(hi - lo, idx, vals[idx], v.dtype.np_type)
+            return piece_of(v.grid, out_size, idx, vals[idx], v.dtype.np_type)
 
         return VectorExpression("extract", (v, positions), v.dtype, out_size, compute, v.grid)
 

@@ -769,7 +769,9 @@ def test_json_summary_of_a_checked_run(command, tmp_path):
     assert report["graph"] == {"spec": str(KARATE), "n": 34, "nvals": 156}
     assert report["grid"] == [1, 1] and report["algorithm"] == "bfs_levels"
     assert report["options"] == {"source": 0, "seed": 1, "relabel": False, "undirected": False}
-    assert all(report["seconds"][k] > 0 for k in ("load", "run", "check"))
+    assert all(report["seconds"][k] > 0 for k in ("load", "setup", "run", "check"))
+    # the one-time setup, timed apart: the trace holds the timed run's levels alone
+    assert f"setup: {report['seconds']['setup']:.4f} s (bfs_levels once" in out
     levels = int(KARATE_LEVELS.max()) + 1
     assert report["iterations"] == len(report["trace"]) == levels
     assert {e["semiring"] for e in report["trace"]} == {"any_pair"}

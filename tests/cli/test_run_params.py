@@ -38,6 +38,8 @@ def test_params_come_by_keyword_typed_as_python_literals(command, code):
     assert report["figures"] == {"result": "number", "value": 4310.5}
     assert report["options"]["params"] == {"k": 4, "mode": "fast", "sources": [1, 5, 9],
                                            "scale": 0.5}
+    # a function of the user's own is not run beforehand: it may count on being called once
+    assert report["seconds"]["setup"] is None and "setup:" not in err
     # the defaults hold where no --param is given
     status, out, err = command("run", f"{code}:params", "--graph", KARATE, "--param", "k=2")
     assert status == 0, err

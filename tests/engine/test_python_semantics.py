@@ -394,3 +394,41 @@ def test_mixing_the_engines_says_which_is_which():
     # Python's own types keep their bare names, as python-graphblas writes them
     with pytest.raises(TypeError, match="expected a Vector, got list$"):
         A.mxv([1, 2])
+
+
+ACCUM_CASES = [  # C's type, T's type, T's values
+    ("UINT64", "INT64", [7, 3]), ("UINT64", "FP64", [7.5, -1e30]), ("INT8", "FP64", [300.7, -2.5]),
+    ("INT64", "FP64", [1e30, float("nan")]), ("FP32", "INT64", [2**40 + 1, -3]),
+    ("BOOL", "INT64", [0, 5])]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("form", ["object", "scalar_region", "scalar_masked"])
+@pytest.mark.parametrize("op", ["minus", "plus", "max", "first", "second"])
+@pytest.mark.parametrize("c_type,t_type,t_values", ACCUM_CASES)
+def test_the_accumulator_takes_the_outputs_type(kind, form, op, c_type, t_type, t_values):
+    """As python-graphblas types ``accum`` by C's type alone (``op[C.dtype]``), T is cast to
+    C's type as SuiteSparse casts (floats into integers saturate) and accum(C, T) is computed
+    in it: a UINT64 C minus 7 wraps, where numpy's promotion would compute in FP64."""
+    c_values = {"UINT64": [5, 2**64 - 2], "INT8": [100, -100], "INT64": [5, -5],
+                "FP32": [1.5, 2.5], "BOOL": [True, False]}[c_type]
+    results = []
+    for L in (G, gb):
+        if kind == "vector":
+            c = L.Vector.from_coo([1, 4], c_values, dtype=c_type, size=6)
+            t = L.Vector.from_coo([1, 4], t_values, dtype=t_type, size=6)
+        else:
+            c = L.Matrix.from_coo([1, 4], [2, 0], c_values, dtype=c_type, nrows=6, ncols=6)
+            t = L.Matrix.from_coo([1, 4], [2, 0], t_values, dtype=t_type, nrows=6, ncols=6)
+        accum = getattr(L.binary, op)
+        if form == "object":
+            c(accum=accum) << t
+        elif form == "scalar_region":
+            where = [1, 4] if kind == "vector" else ([1, 4], [2, 0])
+            c(accum=accum)[where] << t_values[0]
+        else:
+            c(t.S, accum=accum) << t_values[0]
+        results.append(c)
+    theirs, ours = results
+    check = assert_same_vector if kind == "vector" else assert_same_matrix
+    check(ours, theirs, what=f"{c_type} {op}= {t_type} ({form})")

@@ -689,18 +689,18 @@ def test_debug_mode_names_the_users_call_and_the_argument_that_differs(debug, A)
 
 
 def test_a_failure_while_routing_to_owners_is_raised_on_every_rank(monkeypatch):
-    """A MemoryError on one rank while sorting its share of a distributed build by owner (the
-    other ranks are already exchanging): every rank raises it, none waits."""
+    """A MemoryError on one rank while grouping its share of a distributed build by owner
+    (the other ranks are already exchanging): every rank raises it, none waits."""
     from gblas2d.distributed import redistribute as _redistribute
 
-    grouped = _redistribute._by_owner
+    grouped = _redistribute._send_grouped
 
-    def failing_on_the_last_rank(owners, nprocs):
+    def failing_on_the_last_rank(grid, owners, arrays):
         if last_rank():
-            raise MemoryError("no memory to sort the entries by owner")
-        return grouped(owners, nprocs)
+            raise MemoryError("no memory to group the entries by owner")
+        return grouped(grid, owners, arrays)
 
-    monkeypatch.setattr(_redistribute, "_by_owner", failing_on_the_last_rank)
+    monkeypatch.setattr(_redistribute, "_send_grouped", failing_on_the_last_rank)
     rows = np.arange(grid().rank, N, grid().nprocs)
     if grid().nprocs == 1:
         # One rank routes nothing: the build needs no exchange and succeeds.
@@ -709,7 +709,7 @@ def test_a_failure_while_routing_to_owners_is_raised_on_every_rank(monkeypatch):
     with pytest.raises(MemoryError, match="by owner") as exc:
         gb.Matrix.from_coo(rows, rows, 1.0, nrows=N, ncols=N, distributed=True)
     assert_agreed(exc, MemoryError)
-    monkeypatch.setattr(_redistribute, "_by_owner", grouped)
+    monkeypatch.setattr(_redistribute, "_send_grouped", grouped)
     assert gb.Matrix.from_coo(rows, rows, 1.0, nrows=N, ncols=N, distributed=True).nvals == N
 
 

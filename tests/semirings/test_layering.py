@@ -122,12 +122,12 @@ def cycle_in(graph):
 
 
 # What each layer of the engine may import besides itself (docs/concepts.md): the surface
-# builds on the 2D layer, which moves the local layer's blocks and pieces; I/O builds on all
-# three. Every layer may read the algebra (semirings) and the exceptions.
+# builds on the 2D layer alone, which moves the local layer's blocks and pieces; I/O builds on
+# all three. Every layer may read the algebra (semirings) and the exceptions.
 LAYERS = {
     "local": set(),
     "distributed": {"local"},
-    "surface": {"distributed", "local"},
+    "surface": {"distributed"},
     "io": {"surface", "distributed", "local"},
 }
 SHARED = {"semirings", "exceptions"}

@@ -24,6 +24,7 @@ from ...semirings import monoid as builtin_monoids
 from ...semirings import select as builtin_select
 from ...semirings import semiring as builtin_semirings
 from ..block import Block
+from ..keys import sorted_isin
 from ..piece import Piece
 from . import threads_per_rank
 
@@ -178,11 +179,13 @@ def adopt(block):
 
 def _owner(array):
     """The array that owns ``array``'s memory and may hand it over, or None: ``array``
-    itself, or the whole array it views (an export read as int64)."""
+    itself, or the whole array it views with words of the same size (an export read as
+    int64; bytes would be read as one index each)."""
     if array.flags.owndata:
         owner = array
     elif array.base is not None and isinstance(array.base, np.ndarray) and \
-            array.base.flags.owndata and array.base.nbytes == array.nbytes:
+            array.base.flags.owndata and array.base.nbytes == array.nbytes and \
+            array.base.itemsize == array.itemsize:
         owner = array.base
     else:
         return None
@@ -326,10 +329,18 @@ def spgemm(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask
     # (firsti) or column (secondj) wrong when A or B is hypersparse, as B' may become.
     reads_output = _position(semiring) in ("firsti", "secondj")
     kwargs = dict(_THREADS_KW, **({"axb_method": "saxpy"} if reads_output else {}))
+    pending = None
     if mask is None:
         out = expr.new(**kwargs)
     else:
-        on = _matrix(mask.block, "rows") if mask.block.nvals else None
+        held = mask.block
+        if mask.structure and mask.complement and held.has_pending:
+            # ~M.S of a mask a few entries were written into since its storage was made (a
+            # batched BFS's visited set, each level): the storage's copy, made once, stops
+            # what it holds and the written keys are dropped afterwards, so no level merges
+            # the writes or copies the mask into SuiteSparse again.
+            held, pending = held.base_and_pending()
+        on = _matrix(held, "rows") if held.nvals else None
         out = grb.Matrix(expr.dtype, a.nrows, b_ncols)
         if on is None:
             # An empty mask allows nothing, or everything when complemented.
@@ -339,6 +350,8 @@ def spgemm(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask
             m = on.S if mask.structure else on.V
             out(mask=~m if mask.complement else m, **kwargs) << expr
     block = _block_of(out, keep=False)
+    if pending is not None and block.nvals:
+        block = block.select(~sorted_isin(block.keys(), pending))
     if _position(semiring) is not None:
         offset = {"firsti": a_row_offset, "firstj": inner_offset, "secondi": inner_offset,
                   "secondj": 0}[_position(semiring)]

@@ -1,0 +1,30 @@
+"""What a surface container does with this rank's part, whichever it is (a vector's piece or a
+matrix's block) and wherever it lies (host memory or a device): fold its values with the
+others' to one value, and read two parts' entries in one place to compare them.
+"""
+
+import numpy as np
+
+from ..local import device
+from ..local.piece import place_of
+
+__all__ = ["entries_together", "fold_to_scalar"]
+
+
+def fold_to_scalar(grid, values, fold, mon, out_type, allow_empty):
+    """Collective (one allgather). The Monoid ``mon``'s reduction of every rank's ``values``,
+    each rank's folded by ``fold`` first; with no value anywhere, None if ``allow_empty``,
+    else the monoid's identity."""
+    # a device's fold is one value, copied up to be sent
+    local = device.on_host(fold(values)) if len(values) else None
+    folds = [p for p in grid.comm.allgather_object(local) if p is not None]
+    if not folds:
+        return None if allow_empty else mon.identity_of(out_type)
+    return mon.reduce(np.array(folds, dtype=out_type.np_type))
+
+
+def entries_together(*parts):
+    """The (keys, values) of each part, in the one place where the one on a device is, else in
+    host memory (FastSV's comparison each round brings one bool up, not the parts)."""
+    xp = place_of(*parts)
+    return [part.on(xp).entries() for part in parts]
