@@ -71,8 +71,18 @@ __all__ = ["Comm", "CommStats", "PeerFailed", "count", "heard_of_a_peer", "launc
 # GBLAS2D_DEBUG=1 (or set_debug): the checked mode, a world step before every call, each
 # replicated argument compared where it is checked, and a deadline on every wait.
 _debug = [os.environ.get("GBLAS2D_DEBUG", "") not in ("", "0")]
+
+
+def _seconds(text):
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"GBLAS2D_DEBUG_TIMEOUT must be a number of seconds, got "
+                         f"{text!r}") from None
+
+
 # The checked mode's deadline, in seconds (GBLAS2D_DEBUG_TIMEOUT).
-_deadline = [float(os.environ.get("GBLAS2D_DEBUG_TIMEOUT", "") or 120.0)]
+_deadline = [_seconds(os.environ.get("GBLAS2D_DEBUG_TIMEOUT") or "120")]
 
 
 def set_debug(on=True, *, timeout=None):
@@ -92,7 +102,7 @@ def set_debug(on=True, *, timeout=None):
 
     Examples
     --------
-    >>> set_debug(True, timeout=30); set_debug(False)
+    >>> set_debug(True); set_debug(False)
     """
     _debug[0] = bool(on)
     if timeout is not None:
