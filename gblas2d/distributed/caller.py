@@ -14,15 +14,18 @@ ones a reader wants to see.
 
 import hashlib
 import inspect
+import math
 import os
 import sys
+import weakref
 
 import numpy as np
 
 from ..semirings import Operator
 
-__all__ = ["Call", "call_title", "current", "describe", "digest", "disagreement", "identity",
-           "mismatch", "passed", "public_call", "user_frame", "where"]
+__all__ = ["Call", "call_title", "current", "data_types", "describe", "digest", "disagreement",
+           "fingerprint", "identity", "is_data", "mismatch", "passed", "public_call",
+           "user_frame", "where"]
 
 # grid.py's frames are the agreed boundary of a public call (``collective``), not the call.
 _BOUNDARY = "gblas2d.distributed.grid"
@@ -156,6 +159,90 @@ def _by_repr(value):
         # Its repr would hold an address, which differs between processes.
         return getattr(value, "__qualname__", type(value).__qualname__)
     return repr(value)
+
+
+def is_data(value):
+    """Whether an argument is data the ranks replicate (a number, an array, a list or range
+    of indices, a slice), rather than an object, an operator or a flag."""
+    kind = type(value)
+    data = data_types.get(kind)
+    if data is None:
+        data = data_types[kind] = kind in (int, float, list, tuple, range, slice) or \
+            issubclass(kind, (np.ndarray, np.generic))
+    return data
+
+
+# Whether the values of a type are data (``is_data``), found once per type.
+data_types = {}
+
+
+def fingerprint(value):
+    """A number for a replicated argument, equal on two ranks when its ``describe`` is, and
+    different otherwise but for a 64-bit collision: what the world steps compare, made with
+    no text. Python's hash of ints, floats and tuples of them is the same in every process;
+    text, None and objects hash by a per-process seed or address, so they are numbered by
+    ``digest`` instead, once each."""
+    kind = type(value)
+    numbered = _fingerprinters.get(kind)
+    if numbered is None:
+        numbered = _fingerprinters[kind] = _fingerprinter(value)
+    return numbered(value)
+
+
+_fingerprinters = {}
+# Numbers of text: names, op strings, dtypes (few, and asked for at every call).
+_texts = {}
+# Numbers of operators, kept while the operator lives (an op's hash is its address).
+_operators = weakref.WeakKeyDictionary()
+
+
+def _text(text):
+    number = _texts.get(text)
+    if number is None:
+        if len(_texts) > 4096:  # user text of every kind: a bound on what is kept
+            _texts.clear()
+        number = _texts[text] = digest(text)
+    return number
+
+
+def _operator(op):
+    number = _operators.get(op)
+    if number is None:
+        number = _operators[op] = digest(repr(op))
+    return number
+
+
+def _float(x):
+    # NaN hashes by its address
+    return hash((2, x)) if not math.isnan(x) else 3
+
+
+def _fingerprinter(value):
+    """The function that numbers values of ``value``'s type, as ``_describer`` describes them;
+    each kind of value tagged by a small number of its own (True is not 1)."""
+    if value is None:
+        return lambda _: 0
+    if type(value) is bool:
+        return lambda b: 4 + b
+    if type(value) is int:
+        return lambda i: hash((1, i))
+    if type(value) is float:
+        return _float
+    if type(value) is str:
+        return _text
+    if isinstance(value, Operator):
+        return _operator
+    if hasattr(value, "structure") and hasattr(value, "complement"):  # a mask
+        return lambda m: hash((6, m.structure, m.complement, fingerprint(m.parent)))
+    if hasattr(value, "shape") and hasattr(value, "dtype") and \
+            not isinstance(value, (np.ndarray, np.generic)):
+        return lambda x: hash((_text(type(x).__name__), x.shape, _text(str(x.dtype))))
+    if isinstance(value, (list, tuple)):
+        return lambda items: hash((7, *map(fingerprint, items)))
+    if isinstance(value, dict):
+        return lambda d: hash((8, *sorted((_text(repr(k)), fingerprint(v))
+                                           for k, v in d.items()))) if d else 9
+    return lambda x: _text(describe(x))
 
 
 def _fingerprint(value):

@@ -29,14 +29,15 @@ Failures are agreed without messages of their own (docs/concepts.md, "SPMD rules
   its own at the end.
 
 Every world step also compares, in four more lanes, a digest of what each rank is doing: the
-public call it is in, and the replicated arguments (shapes, operators, index arrays, ...) that
-the call's ``check_replicated`` saw since the step before. Ranks that differ all raise the same
-InvalidValue, which names the call and the argument; the step is one the call makes anyway.
+public call it is in, and the replicated data (indices, values, sizes, bound scalars) that its
+calls checked since the step before (``check_replicated``, ``check_arguments``). Ranks that
+differ all raise the same InvalidValue, which names the call and the argument; the step is one
+the call makes anyway.
 
 ``GBLAS2D_DEBUG=1`` (``set_debug``) adds the checked mode: a world step before every call,
-which finds a rank that failed at once and compares each replicated argument where it is
-checked, and a deadline on every wait for the other ranks, past which the job is aborted with
-a report of the call each rank is in.
+which finds a rank that failed at once and compares every replicated argument (operators,
+masks, flags and operand shapes too) where it is checked, and a deadline on every wait for the
+other ranks, past which the job is aborted with a report of the call each rank is in.
 
 Buffers travel as raw bytes (numpy ``uint8`` views), so one code path serves every dtype.
 Counts are the logical volume of a direct exchange: an allgatherv receives every other member's
@@ -56,9 +57,10 @@ from ..exceptions import InvalidValue
 from .caller import (
     call_title,
     current,
-    describe,
-    digest,
+    data_types,
     disagreement,
+    fingerprint,
+    is_data,
     passed,
     public_call,
     user_frame,
@@ -87,12 +89,13 @@ _deadline = [_seconds(os.environ.get("GBLAS2D_DEBUG_TIMEOUT") or "120")]
 
 def set_debug(on=True, *, timeout=None):
     """The checked mode. Without it, every world step a call makes anyway compares the call
-    each rank is in and the replicated arguments (shapes, types, operators, options,
-    replicated input arrays) checked since the step before. The checked mode adds:
+    each rank is in and the replicated data (indices, values, sizes, bound scalars) checked
+    since the step before. The checked mode adds:
 
     * a world step before every MPI call, so a failure is heard of at once, and the
-      comparison of each replicated argument where it is checked, before any collective that
-      ranks passing different ones would make differently (and hang in);
+      comparison of every replicated argument (operators, masks, flags and operand shapes
+      too) where it is checked, before any collective that ranks passing different ones
+      would make differently (and hang in);
     * a deadline, ``timeout`` seconds (``GBLAS2D_DEBUG_TIMEOUT``, default 120), on every wait
       for the other ranks: a rank waiting longer tells the others where it is, and the job is
       aborted with one line per rank, the public call it is in and the user's line, or that
@@ -296,7 +299,7 @@ class _Agreement:
         self.owed_digest = 0
 
     def owe(self, check, number):
-        """Keep a check (``(what, names, values, call)``) for the next world step."""
+        """Keep a check (``(what, arguments, named, call)``) for the next world step."""
         self.owed.append(check)
         self.owed_digest = (self.owed_digest * _FOLD + number) & (1 << 62) - 1
 
@@ -414,8 +417,9 @@ class Comm:
         call they are in or in the replicated arguments checked since the step before: every
         rank raises the same InvalidValue, which names the call and the argument."""
         try:
-            checks = [passed(what, names, values, call)
-                      for what, names, values, call in self.state.owed]
+            checks = [passed(what, [None] * len(arguments) + list(named),
+                             [*arguments, *named.values()], call)
+                      for what, arguments, named, call in self.state.owed]
         except Exception:  # a value whose description fails: the others still gather
             checks = []
         # outside a public call, the call whose arguments were checked last (``A.mxv(x)``)
@@ -761,16 +765,33 @@ class Comm:
         the call makes anyway, or at once, in a step of its own, in the checked mode
         (``set_debug``). The message names the public call the user made and the argument
         that differs, with two ranks' values (``caller.mismatch``). Local, apart from that
-        step: a hash of the arguments' descriptions, O(size) for an array."""
+        step: a hash of the arguments (``caller.fingerprint``), O(size) for an array."""
+        if self.size > 1:
+            self._compare(what, arguments, named, (*arguments, *named.values()))
+
+    def check_arguments(self, what, *arguments, **named):
+        """``check_replicated`` of a call's data only (numbers, arrays, index lists: what the
+        ranks replicate), the checked mode's of all its arguments (operators, masks, flags,
+        operand shapes too). The products and writes of every iteration of an algorithm
+        make this check: without data it costs a look at each argument's type."""
         if self.size == 1:
             return
-        checked = [*arguments, *named.values()]
-        number = digest("\0".join([what, *map(describe, checked)]))
-        names = [None] * len(arguments) + list(named)
+        values = (*arguments, *named.values())
+        if not _debug[0]:
+            known = data_types.get
+            values = [v for v in values if known(type(v)) or known(type(v)) is None and
+                      is_data(v)]
+            if not values:
+                return
+        self._compare(what, arguments, named, values)
+
+    def _compare(self, what, arguments, named, values):
+        """Owe the check of ``values`` (of the call's ``arguments`` and ``named``)."""
+        number = hash((fingerprint(what), *map(fingerprint, values)))
         # The checked mode names the call from the stack, as the user made it; otherwise
         # the call is kept as it is, and read only if the ranks differ.
         call = public_call() if _debug[0] else current[0]
-        self.world.state.owe((what, names, checked, call), number)
+        self.world.state.owe((what, arguments, named, call), number)
         if _debug[0]:
             self.world._step((), None, "agree")
 
@@ -898,8 +919,8 @@ def _ranks(ranks):
 
 def _alike(lanes, nprocs):
     """Whether every rank put the same digest into a step's lanes (``_digest_lanes``)."""
-    return all(nprocs * int(squares) == int(total) ** 2
-               for total, squares in zip(lanes[::2], lanes[1::2], strict=True))
+    low, low_squares, high, high_squares = lanes.tolist()
+    return nprocs * low_squares == low * low and nprocs * high_squares == high * high
 
 
 def _mpi_byte():

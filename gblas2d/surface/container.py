@@ -425,7 +425,7 @@ class Updater(Target):
         if self.input_mask is not None:
             mask = input_mask_of(other, self.input_mask)
             self.parent._check_mask(mask)
-        self.parent.grid.comm.check_replicated(
+        self.parent.grid.comm.check_arguments(
             "<<", output=self.parent, mask=mask, accum=self.accum, replace=self.replace,
             options=self.opts, value=other)
         self.parent._update(other, mask, self.accum, self.replace, self.opts)

@@ -277,7 +277,7 @@ class _Expression:
         self.method_name = method
         self.args = args
         self.dtype = lookup_dtype(dtype)
-        grid.comm.check_replicated(method, self.dtype, *args)
+        grid.comm.check_arguments(method, self.dtype, *args)
         self.compute = compute
         self._rebind = rebind
         self.grid = grid
