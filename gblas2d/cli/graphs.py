@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 from .. import io
+from ..distributed.comm import seen_per_rank
 from ..distributed.grid import default_grid
 from ..io import generators, graphalytics
 
@@ -50,8 +51,8 @@ def load_graph(spec, *, seed=0, weighted=False, undirected=False):
             return _graphalytics(spec, undirected)
         return _load(spec, seed, weighted, undirected)
     except ValueError as exc:
-        if isinstance(exc, SpecError):
-            raise
+        if isinstance(exc, SpecError) or not is_generated(spec):
+            raise  # a reader's message starts with the file's path already
         # a generator's own argument check (er:0:5): the same on every rank
         raise SpecError(f"graph {spec!r}: {exc}") from None
 
@@ -97,13 +98,13 @@ def _load(spec, seed, weighted, undirected):
 def _existing(spec):
     """Collective. The path ``spec``, once every rank has found it. Agreed: a path that some
     ranks cannot see (a node-local file, a relative path under another working directory)
-    fails on every rank instead of leaving the others waiting."""
+    fails on every rank instead of leaving the others waiting, and the message names those
+    ranks (``(on rank 3 of 4; the others had no such error)``, the comm layer's)."""
     path = Path(spec)
     grid = default_grid()
     with grid.comm.agreed():
         if not path.exists():
-            where = f" on rank {grid.rank}" if grid.nprocs > 1 else ""
-            raise FileNotFoundError(f"graph file not found{where}: {spec}")
+            raise seen_per_rank(FileNotFoundError(f"graph file not found: {spec}"))
     return path
 
 

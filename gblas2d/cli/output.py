@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import Matrix, io
 from ..exceptions import InvalidValue
-from ..io.graphio import on_root, write_atomically
+from ..io.graphio import on_root, remove_stale_temporaries, write_atomically
 
 # 128 + SIGPIPE
 CLOSED_PIPE_EXIT = 141
@@ -58,9 +58,10 @@ def point_at_devnull(file):
 def check_output(path, grid, option):
     """Collective. Before any work: the directory of the path given to ``option`` exists and
     can be written on rank 0, which writes it, and the path is not a directory. ``-`` is
-    standard output."""
+    standard output. Rank 0 removes the temporary files that runs killed while writing the
+    path left beside it, and returns them, [(name, pid)] (None on the other ranks)."""
     if path == "-":
-        return
+        return None
 
     def work():
         folder = os.path.dirname(os.path.abspath(path))
@@ -70,8 +71,9 @@ def check_output(path, grid, option):
             raise FileNotFoundError(f"{option}: cannot write {path}: no directory {folder}")
         if not os.access(folder, os.W_OK | os.X_OK):
             raise PermissionError(f"{option}: cannot write {path}: {folder} is not writable")
+        return remove_stale_temporaries(path)
 
-    on_root(grid, work)
+    return on_root(grid, work)
 
 
 def check_paths(output, summary):

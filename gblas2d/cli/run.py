@@ -43,20 +43,26 @@ def slowest(grid, seconds):
 
 
 def out_degree(A):
-    """Collective. The out-degree of every vertex with an out-edge: A plus.pair 1."""
-    from .. import Vector, semiring
+    """Collective. The out-degree of every vertex with an out-edge, the count of its row's
+    entries: O(entries / P), with no vector of n (a product by a full vector of ones would
+    hold n / P values a rank)."""
+    from .. import agg
 
-    return A.mxv(Vector.from_scalar(1, A.ncols), semiring.plus_pair).new()
+    return A.reduce_rowwise(agg.count).new()
 
 
 def default_source(A):
     """Collective. The vertex of largest out-degree (the smallest such id): a source that
-    reaches much of the graph, the same on every run."""
+    reaches much of the graph, the same on every run. O(entries / P): the ties are reduced
+    where they are, not gathered."""
+    from .. import indexunary, monoid
+
     degree = out_degree(A)
     if degree.nvals == 0:
         return 0
-    top = degree.reduce("max").new().value
-    return int(degree.select("==", top).new().to_coo()[0][0])
+    top = degree.reduce(monoid.max).new().value
+    ties = degree.select("==", top).new()
+    return int(ties.apply(indexunary.index).new().reduce(monoid.min).new().value)
 
 
 def vertex_index(ids, vertex, graph):
@@ -144,7 +150,9 @@ def run(args, grid, out, load, show_progress, stdout):
     check_plot(args)
     for path, option in ((args.output, "--output"), (args.json, "--json"), (args.plot, "--plot")):
         if path is not None:
-            check_output(path, grid, option)
+            for stale, pid in check_output(path, grid, option) or ():
+                out(f"removed {stale}: the temporary file of a write of {path} by process {pid} "
+                    "of this host, which was killed before it finished")
     if args.weights is not None and not is_generated(args.graph):
         raise InvalidValue(f"--weights gives a generated graph its weights; {args.graph} has "
                            "its own")

@@ -15,9 +15,9 @@ Failures are agreed without messages of their own (docs/concepts.md, "SPMD rules
   sends: an Allgather of a few int64 lanes, a failure flag and the call's counts. A member
   that sees a flag raises ``PeerFailed``; all members see the same headers, so they all stop
   at the same call.
-* A world collective opens with, or is, one Allreduce of four int64 lanes (a flag and three
-  sums): the push/pull choice, the nvals of a result and the end of a public call are such
-  steps, and where two meet they are one.
+* A world collective opens with, or is, one Allreduce of eight int64 lanes (a flag, three
+  sums and a digest, below): the push/pull choice, the nvals of a result and the end of a
+  public call are such steps, and where two meet they are one.
 * A rank that fails (or hears of a failure) inside a public call ``drains``: it posts one
   flagged header on each of its groups, without waiting, and makes the world step with its
   flag. Its peers meet those headers at their next call in the group and drain too, so every
@@ -28,15 +28,23 @@ Failures are agreed without messages of their own (docs/concepts.md, "SPMD rules
 * A public call that ends with a final step (the agreed nvals of a write) needs no step of
   its own at the end.
 
+Every world step also compares, in four more lanes, a digest of what each rank is doing: the
+public call it is in, and the replicated data (indices, values, sizes, bound scalars) that its
+calls checked since the step before (``check_replicated``, ``check_arguments``). Ranks that
+differ all raise the same InvalidValue, which names the call and the argument; the step is one
+the call makes anyway.
+
 ``GBLAS2D_DEBUG=1`` (``set_debug``) adds the checked mode: a world step before every call,
-which finds a rank that failed at once, and the check of replicated arguments.
+which finds a rank that failed at once and compares every replicated argument (operators,
+masks, flags and operand shapes too) where it is checked, and a deadline on every wait for the
+other ranks, past which the job is aborted with a report of the call each rank is in.
 
 Buffers travel as raw bytes (numpy ``uint8`` views), so one code path serves every dtype.
 Counts are the logical volume of a direct exchange: an allgatherv receives every other member's
 buffer; an alltoallv sends each destination its part. MPI's internal algorithms may route more.
 """
 
-import hashlib
+import errno
 import os
 import pickle
 import sys
@@ -46,29 +54,62 @@ from contextlib import contextmanager
 import numpy as np
 
 from ..exceptions import InvalidValue
-from .caller import describe, mismatch, passed
+from .caller import (
+    call_title,
+    current,
+    data_types,
+    disagreement,
+    fingerprint,
+    is_data,
+    passed,
+    public_call,
+    user_frame,
+    where,
+)
 
 __all__ = ["Comm", "CommStats", "PeerFailed", "count", "heard_of_a_peer", "launched_size",
-           "mpi_world", "recording", "set_debug", "stats"]
+           "mpi_world", "recording", "seen_per_rank", "set_debug", "stats"]
 
-# GBLAS2D_DEBUG=1 (or set_debug): the checked mode, a world step before every call, and the
-# check of the replicated arguments of every collective call.
+# GBLAS2D_DEBUG=1 (or set_debug): the checked mode, a world step before every call, each
+# replicated argument compared where it is checked, and a deadline on every wait.
 _debug = [os.environ.get("GBLAS2D_DEBUG", "") not in ("", "0")]
 
 
-def set_debug(on=True):
-    """The checked mode: a world step before every MPI call, so a failure is heard of at once,
-    and a check, in every collective call, that all ranks passed the same replicated
-    arguments (shapes, types, operators, options, replicated input arrays): ranks that differ
-    would otherwise hang or build objects whose shape differs per rank. The check is one
-    small allreduce of a hash per call. ``GBLAS2D_DEBUG=1`` turns it on from the start. Local:
-    every rank calls it alike.
+def _seconds(text):
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"GBLAS2D_DEBUG_TIMEOUT must be a number of seconds, got "
+                         f"{text!r}") from None
+
+
+# The checked mode's deadline, in seconds (GBLAS2D_DEBUG_TIMEOUT).
+_deadline = [_seconds(os.environ.get("GBLAS2D_DEBUG_TIMEOUT") or "120")]
+
+
+def set_debug(on=True, *, timeout=None):
+    """The checked mode. Without it, every world step a call makes anyway compares the call
+    each rank is in and the replicated data (indices, values, sizes, bound scalars) checked
+    since the step before. The checked mode adds:
+
+    * a world step before every MPI call, so a failure is heard of at once, and the
+      comparison of every replicated argument (operators, masks, flags and operand shapes
+      too) where it is checked, before any collective that ranks passing different ones
+      would make differently (and hang in);
+    * a deadline, ``timeout`` seconds (``GBLAS2D_DEBUG_TIMEOUT``, default 120), on every wait
+      for the other ranks: a rank waiting longer tells the others where it is, and the job is
+      aborted with one line per rank, the public call it is in and the user's line, or that
+      it is not waiting in one (a rank that skipped a call, or waits elsewhere).
+
+    ``GBLAS2D_DEBUG=1`` turns it on from the start. Local: every rank calls it alike.
 
     Examples
     --------
     >>> set_debug(True); set_debug(False)
     """
     _debug[0] = bool(on)
+    if timeout is not None:
+        _deadline[0] = float(timeout)
 
 
 # The size of the job, as each launcher tells its processes: MPICH's Hydra and Intel MPI,
@@ -203,8 +244,14 @@ def recording():
                 row[k] += v[k]
 
 
-# The lanes of a world step: the failure flag and three int64 sums.
-_STEP_LANES = 4
+# The lanes of a world step: the failure flag, three int64 sums, and the digest of what each
+# rank is doing (``_digest_lanes``).
+_SUM_LANES = 3
+_STEP_LANES = 1 + _SUM_LANES + 4
+# Odd, for folding one digest into another (``_Agreement.owe``).
+_FOLD = 0x9E3779B97F4A7C15
+# The tag of the checked mode's report of a rank that waited past the deadline.
+_REPORT_TAG = 0x6B2D
 
 
 class PeerFailed(Exception):
@@ -216,22 +263,31 @@ def _as_bytes(array):
     return np.ascontiguousarray(array).reshape(-1).view(np.uint8)
 
 
-def _receive_buffer(size, dtype=np.uint8):
+def _receive_buffer(size, world, dtype=np.uint8):
     """(buffer, failure): ``size`` elements of ``dtype`` to receive into. A rank that cannot
     allocate them must still take what its peers send in the call under way: it receives into
-    a scratch file, and raises the MemoryError once the call is over."""
+    a scratch file, and raises the MemoryError once the call is over. Where even that cannot
+    be mapped (a limit on the address space, ``ulimit -v``), the peers would wait for it
+    forever: it says so, naming itself and the size, and aborts the job."""
     try:
         return np.empty(size, dtype=dtype), None
     except MemoryError as exc:
         import tempfile
 
-        with tempfile.TemporaryFile() as scratch:
-            return np.memmap(scratch, dtype=dtype, mode="w+", shape=max(size, 1)), exc
+        try:
+            with tempfile.TemporaryFile() as scratch:
+                return np.memmap(scratch, dtype=dtype, mode="w+", shape=max(size, 1)), exc
+        except (OSError, MemoryError):
+            print(f"gblas2d: error: out of memory: rank {world.rank}: {exc}, to receive its "
+                  "part of an exchange that the other ranks are in (no scratch file can be "
+                  "mapped either); aborting the job", file=sys.stderr, flush=True)
+            world.mpi.Abort(2)
 
 
 class _Agreement:
     """What the comms of one grid share: the calls made (``seq``), where the last final step
-    was, and the group comms, which a failing rank drains."""
+    was, the group comms, which a failing rank drains, and the replicated arguments checked
+    since the last world step (``owed``, and their digests folded into ``owed_digest``)."""
 
     def __init__(self):
         self.seq = 0
@@ -239,6 +295,17 @@ class _Agreement:
         self.groups = []
         self.posted = []
         self.kept = []
+        self.owed = []
+        self.owed_digest = 0
+
+    def owe(self, check, number):
+        """Keep a check (``(what, arguments, named, call)``) for the next world step."""
+        self.owed.append(check)
+        self.owed_digest = (self.owed_digest * _FOLD + number) & (1 << 62) - 1
+
+    def paid(self):
+        self.owed.clear()
+        self.owed_digest = 0
 
 
 class Comm:
@@ -280,7 +347,7 @@ class Comm:
         """Collective over the group: every member's int64 ``lanes`` (a row each), after the
         failure flags; raises PeerFailed if a member flagged."""
         request, table = self._post_header(lanes)
-        request.Wait()
+        self._wait(request, f"the header of a {self.group} call")
         if table[:, 0].any():
             raise PeerFailed(f"a rank of this {self.group} group failed")
         return table[:, 1:]
@@ -317,13 +384,100 @@ class Comm:
         values = np.zeros(_STEP_LANES, dtype=np.int64)
         values[0] = failure is not None
         values[1:1 + len(lanes)] = lanes
-        self.mpi.Allreduce(MPI.IN_PLACE, values, op=MPI.SUM)
+        values[1 + _SUM_LANES:] = self._digest_lanes()
+        if _debug[0]:
+            self._wait(self.mpi.Iallreduce(MPI.IN_PLACE, values, op=MPI.SUM), "a world step")
+        else:
+            self.mpi.Allreduce(MPI.IN_PLACE, values, op=MPI.SUM)
         nbytes = values.nbytes * (self.size - 1)
         self._record(op, nbytes, nbytes, 2 * (self.size - 1), start)
         if values[0]:
             self._fail_together(failure, final)
+        if not _alike(values[1 + _SUM_LANES:], self.size):
+            self._disagree(final)
+        self.state.paid()
         self.state.kept.clear()  # every rank got here: what they kept, all of them have
         return values[1:1 + len(lanes)].copy()
+
+    def _digest_lanes(self):
+        """This rank's lanes of the digest of the public call it is in and the replicated
+        arguments owed: two parts of ``bits`` bits, c and c * c each, so that the sums show
+        whether every rank had the same (P * sum(c * c) == sum(c) ** 2 exactly when all c are
+        equal), with no overflow for any P."""
+        call = current[0]
+        number = (self.state.owed_digest * _FOLD + (call.identity if call else 0)) & \
+            (1 << 62) - 1
+        bits = (63 - self.size.bit_length()) // 2
+        low = (number & (1 << bits) - 1) + 1
+        high = (number >> bits & (1 << bits) - 1) + 1
+        return low, low * low, high, high * high
+
+    def _disagree(self, final):
+        """Collective over the world, once a step showed that the ranks differ in the public
+        call they are in or in the replicated arguments checked since the step before: every
+        rank raises the same InvalidValue, which names the call and the argument."""
+        try:
+            checks = [passed(what, [None] * len(arguments) + list(named),
+                             [*arguments, *named.values()], call)
+                      for what, arguments, named, call in self.state.owed]
+        except Exception:  # a value whose description fails: the others still gather
+            checks = []
+        # outside a public call, the call whose arguments were checked last (``A.mxv(x)``)
+        title = call_title(current[0]) if current[0] is not None or not checks else \
+            checks[-1][1] or checks[-1][0]
+        seen = self.mpi.allgather((title, checks))
+        self.state.paid()
+        error = InvalidValue(disagreement(seen, " (GBLAS2D_DEBUG)" if _debug[0] else ""))
+        self._fail_together(error, final)
+
+    def _wait(self, request, what):
+        """Complete ``request``; in the checked mode, within the deadline (``_stuck``)."""
+        if not _debug[0]:
+            request.Wait()
+            return
+        begun = time.monotonic()
+        pause = 0.0
+        while not request.Test():
+            waited = time.monotonic() - begun
+            if waited > _deadline[0]:
+                self._stuck(what, waited)
+            time.sleep(pause)
+            pause = min(2 * pause + 1e-5, 0.005)
+
+    def _stuck(self, what, waited):
+        """The checked mode: this rank waited past the deadline in ``what``. It tells every
+        other rank where it is, hears for a moment from those that waited too long as well,
+        and the lowest of them prints one line per rank before the job is aborted. Never
+        returns."""
+        from mpi4py import MPI
+
+        world, me = self.world.mpi, self.world.rank
+        frame = user_frame()
+        line = f"in {call_title(current[0])}" + (f" at {where(frame)}" if frame else "") + \
+            f", waiting {waited:.0f} s in {what} (its collective number {self.state.seq + 1})"
+        for rank in range(self.world.size):
+            if rank != me:
+                world.isend((me, line), dest=rank, tag=_REPORT_TAG)
+        heard = {me: line}
+        grace = max(2.0, min(10.0, _deadline[0] / 4))
+        until = time.monotonic() + grace
+        while time.monotonic() < until:
+            while world.iprobe(source=MPI.ANY_SOURCE, tag=_REPORT_TAG):
+                rank, text = world.recv(source=MPI.ANY_SOURCE, tag=_REPORT_TAG)
+                heard[rank] = text
+            time.sleep(0.05)
+        if min(heard) == me:
+            silent = "no report: not waiting in a gblas2d call (it skipped one, or waits or " \
+                     "works elsewhere)"
+            lines = [f"gblas2d: ranks waited more than {_deadline[0]:g} s for the others "
+                     "(GBLAS2D_DEBUG); where each rank is:"]
+            lines += [f"  rank {rank}: {heard.get(rank, silent)}"
+                      for rank in range(self.world.size)]
+            lines.append("gblas2d: aborting the job")
+            print("\n".join(lines), file=sys.stderr, flush=True)
+        else:
+            time.sleep(grace + 5.0)  # the lowest rank that waited reports and aborts
+        world.Abort(1)
 
     def keep(self, mapping, key, value):
         """``mapping[key] = value`` for a value this call computed with collectives (a cache):
@@ -384,7 +538,7 @@ class Comm:
         None) and headers made; each group brought in step; the agreed exception raised."""
         from mpi4py import MPI
 
-        seen = self.mpi.allgather((_describe(failure, final),
+        seen = self.mpi.allgather((_describe(failure, final, self.rank),
                                    [g.calls for g in self.state.groups]))
         for k, group in enumerate(self.state.groups):
             if group.size == 1:
@@ -397,6 +551,7 @@ class Comm:
         for mapping, key in self.state.kept:
             mapping.pop(key, None)
         self.state.kept.clear()
+        self.state.paid()
         raise_agreed([d for d, _ in seen], failure)
 
     # ---- the collectives ----
@@ -407,7 +562,7 @@ class Comm:
         if self.size == 1:
             return values.copy()
         if self is self.world and op == "sum" and values.dtype == np.int64 and \
-                values.size < _STEP_LANES:
+                values.size <= _SUM_LANES:
             return self.step(values.reshape(-1)).reshape(values.shape)
         from mpi4py import MPI
 
@@ -442,7 +597,7 @@ class Comm:
         counts = self._open([mine.size])[:, 0].copy()
         displs = np.zeros(self.size, dtype=np.int64)
         np.cumsum(counts[:-1], out=displs[1:])
-        out, failure = _receive_buffer(int(counts.sum()))
+        out, failure = _receive_buffer(int(counts.sum()), self.world)
         self.mpi.Allgatherv(mine, [out, counts, displs, _mpi_byte()])
         if failure is not None:
             raise failure
@@ -487,7 +642,8 @@ class Comm:
         np.cumsum(recv_counts[:-1], out=recv_displs[1:])
         # Of the data's own type, so what arrives owns its memory: a new block may then hand
         # it over to a backend as it is (``backends.adopt``).
-        buffer, failure = _receive_buffer(int(recv_counts.sum()) // itemsize, send.dtype)
+        buffer, failure = _receive_buffer(int(recv_counts.sum()) // itemsize, self.world,
+                                          send.dtype)
         self.mpi.Alltoallv([send.view(np.uint8), send_counts, send_displs, _mpi_byte()],
                            [buffer.view(np.uint8), recv_counts, recv_displs, _mpi_byte()])
         if failure is not None:
@@ -519,7 +675,7 @@ class Comm:
         if dest == self.rank and source == self.rank:
             self._record("sendrecv", 0, 0, 0, start)
             return array
-        out, failure = _receive_buffer(count)
+        out, failure = _receive_buffer(count, self.world)
         self.mpi.Sendrecv(mine, dest=dest, recvbuf=out, source=source)
         if failure is not None:
             raise failure
@@ -543,7 +699,7 @@ class Comm:
             sizes = self._header(mine)[root, :len(dtypes)].copy()
         nbytes = [int(s) * np.dtype(t).itemsize for s, t in zip(sizes, dtypes, strict=True)]
         starts = np.concatenate([[0], np.cumsum([(b + 7) // 8 * 8 for b in nbytes])])
-        buffer, failure = _receive_buffer(int(starts[-1]))
+        buffer, failure = _receive_buffer(int(starts[-1]), self.world)
         if self.rank == root:
             for a, t, s, b in zip(arrays, dtypes, starts, nbytes, strict=False):
                 buffer[s:s + b] = _as_bytes(np.asarray(a, dtype=t))
@@ -604,30 +760,40 @@ class Comm:
         self.world.settle(failure)
 
     def check_replicated(self, what, *arguments, **named):
-        """Collective while debugging (``set_debug``), nothing otherwise: raise the same
-        InvalidValue on every rank if the ranks passed different arguments to ``what``
-        (``named`` ones are called by their names). The message names the public call the
-        user made and the argument that differs, with two ranks' values (``mismatch``)."""
-        if not _debug[0] or self.size == 1:
-            return
-        self._open()
-        checked = [*arguments, *named.values()]
-        text = repr(tuple(describe(a) for a in checked))
-        digest = int.from_bytes(hashlib.blake2b(text.encode(), digest_size=7).digest(),
-                                "little")
-        # Not counted in the statistics: a debugging aid, not the engine's traffic.
-        from mpi4py import MPI
+        """Raise the same InvalidValue on every rank if the ranks passed different arguments
+        to ``what`` (``named`` ones are called by their names): at the next world step, which
+        the call makes anyway, or at once, in a step of its own, in the checked mode
+        (``set_debug``). The message names the public call the user made and the argument
+        that differs, with two ranks' values (``caller.mismatch``). Local, apart from that
+        step: a hash of the arguments (``caller.fingerprint``), O(size) for an array."""
+        if self.size > 1:
+            self._compare(what, arguments, named, (*arguments, *named.values()))
 
-        sent = np.array([digest, -digest], dtype=np.int64)
-        received = np.empty_like(sent)
-        self.mpi.Allreduce(sent, received, op=MPI.MIN)
-        low, neg_high = received
-        if low == -neg_high:
+    def check_arguments(self, what, *arguments, **named):
+        """``check_replicated`` of a call's data only (numbers, arrays, index lists: what the
+        ranks replicate), the checked mode's of all its arguments (operators, masks, flags,
+        operand shapes too). The products and writes of every iteration of an algorithm
+        make this check: without data it costs a look at each argument's type."""
+        if self.size == 1:
             return
-        names = [None] * len(arguments) + list(named)
-        error = InvalidValue(mismatch(self.mpi.allgather(passed(what, names, checked))))
-        error.gblas2d_agreed = True  # every rank raises it
-        raise error
+        values = (*arguments, *named.values())
+        if not _debug[0]:
+            known = data_types.get
+            values = [v for v in values if known(type(v)) or known(type(v)) is None and
+                      is_data(v)]
+            if not values:
+                return
+        self._compare(what, arguments, named, values)
+
+    def _compare(self, what, arguments, named, values):
+        """Owe the check of ``values`` (of the call's ``arguments`` and ``named``)."""
+        number = hash((fingerprint(what), *map(fingerprint, values)))
+        # The checked mode names the call from the stack, as the user made it; otherwise
+        # the call is kept as it is, and read only if the ranks differ.
+        call = public_call() if _debug[0] else current[0]
+        self.world.state.owe((what, arguments, named, call), number)
+        if _debug[0]:
+            self.world._step((), None, "agree")
 
     def barrier(self):
         """Collective: every member waits for the others (on the world, a step)."""
@@ -636,13 +802,58 @@ class Comm:
             self._open()
 
 
-def _describe(failure, final=False):
+def seen_per_rank(exc):
+    """Mark ``exc`` as the failure of something every rank did on its own (opening a file
+    that each reads a share of): when only some ranks raise it, the agreed message names
+    them. Returns ``exc``. Local."""
+    exc.gblas2d_per_rank = True
+    return exc
+
+
+def _describe(failure, final=False, rank=0):
     """A failure as plain strings, which any rank can unpickle (a class need not be), whether
-    it ends a public call, and whether it is first-hand (not a peer's failure heard of)."""
+    it ends a public call, whether it is first-hand (not a peer's failure heard of), and
+    whether each rank met it on its own (``seen_per_rank``). The class is the first of its
+    own and its bases short of Exception that can be rebuilt from the message (numpy's
+    ``_ArrayMemoryError`` is a MemoryError), else its own, which the others name in a
+    RuntimeError. A failure for want of memory is a MemoryError whose message names the
+    rank (``_short_of_memory``)."""
     if failure is None:
         return None
-    cls = type(failure)
-    return cls.__module__, cls.__qualname__, str(failure), final, not heard_of_a_peer(failure)
+    short = _short_of_memory(failure)
+    message = str(failure if short is None else short)
+    cls = next((c for c in type(failure).__mro__ if c not in (Exception, BaseException, object)
+                and _rebuilds(c, message)), type(failure))
+    if short is not None:
+        cls = cls if isinstance(failure, MemoryError) else MemoryError
+        message = f"rank {rank}: {message or 'out of memory (no size given)'}"
+    return cls.__module__, cls.__qualname__, message, final, not heard_of_a_peer(failure), \
+        getattr(failure, "gblas2d_per_rank", False)
+
+
+def _short_of_memory(failure):
+    """``failure`` if it is a MemoryError; else the exception in its chain that says this rank
+    had no memory left: an ENOMEM, or the dynamic loader unable to map a library that a
+    module loads on first use (under ``ulimit -v``); else None."""
+    if isinstance(failure, MemoryError):
+        return failure
+    seen, exc = set(), failure
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, OSError) and exc.errno == errno.ENOMEM or \
+                isinstance(exc, (ImportError, OSError)) and \
+                str(exc).endswith("failed to map segment from shared object"):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
+def _rebuilds(cls, message):
+    """Whether ``cls(message)`` makes an exception (BaseException always does)."""
+    try:
+        return isinstance(cls(message), BaseException)
+    except Exception:
+        return False
 
 
 def heard_of_a_peer(exc):
@@ -671,10 +882,17 @@ def _final_cause(exc):
 
 def raise_agreed(descriptions, own):
     """Raise the described exception of the lowest rank that failed first-hand (``_describe``:
-    the same class and message on every rank), marked as agreed."""
+    the same class and message on every rank), marked as agreed. A failure ``seen_per_rank``
+    that only some ranks had (a file that only some can see) says which."""
     failed = [d for d in descriptions if d is not None]
-    module, qualname, message, final, _ = next((d for d in failed if d[4]), failed[0])
-    if own is not None and _describe(own)[:3] == (module, qualname, message):
+    chosen = next((d for d in failed if d[4]), failed[0])
+    module, qualname, message, final, _, per_rank = chosen
+    alike = [r for r, d in enumerate(descriptions) if d is not None and d[4] and
+             d[:3] == chosen[:3]]
+    if per_rank and len(alike) < len(descriptions):
+        message += f" (on {_ranks(alike)} of {len(descriptions)}; the others had no such error)"
+    if own is not None and (type(own).__module__, type(own).__qualname__, str(own)) == \
+            (module, qualname, message):
         exc = own
     else:
         cls = sys.modules.get(module)
@@ -690,6 +908,19 @@ def raise_agreed(descriptions, own):
     if exc is own:
         raise exc
     raise exc from own
+
+
+def _ranks(ranks):
+    """``rank 3`` or ``ranks 1, 2 and 3``."""
+    if len(ranks) == 1:
+        return f"rank {ranks[0]}"
+    return f"ranks {', '.join(map(str, ranks[:-1]))} and {ranks[-1]}"
+
+
+def _alike(lanes, nprocs):
+    """Whether every rank put the same digest into a step's lanes (``_digest_lanes``)."""
+    low, low_squares, high, high_squares = lanes.tolist()
+    return nprocs * low_squares == low * low and nprocs * high_squares == high * high
 
 
 def _mpi_byte():

@@ -12,6 +12,7 @@ import os
 
 import numpy as np
 
+from .caller import Call, current, identity
 from .comm import Comm, mpi_world, stats
 
 __all__ = ["Grid", "Layout", "collective", "default_grid", "set_default_grid"]
@@ -253,7 +254,9 @@ def collective(function):
     on every rank. An exception on some ranks is raised, with the same class and message, on
     all of them, whether it happened before, between or after the call's collectives (the
     comm layer's drain, ``Comm.settle``); the calls it makes inside are part of it. A call
-    whose last act was a final step (the agreed nvals of a write) ends there."""
+    whose last act was a final step (the agreed nvals of a write) ends there. The call is
+    ``caller.current`` until it ends: the world steps it makes compare it across ranks."""
+    number = identity(function)
 
     @functools.wraps(function)
     def call(*args, **kwargs):
@@ -264,20 +267,24 @@ def collective(function):
         if _inside[0] or not _distributed[0]:
             return function(*args, **kwargs)
         _inside[0] = True
-        failure = result = None
-        before = _world_of(args, kwargs)
-        since = before.state.seq
+        current[0] = Call(function, args, kwargs, number)
         try:
-            result = function(*args, **kwargs)
-        except Exception as exc:
-            failure = exc
-        finally:
-            _inside[0] = False
-        world = _world_of((result, *args), kwargs)
-        if failure is None and world is before and world.ended_agreed(since):
+            failure = result = None
+            before = _world_of(args, kwargs)
+            since = before.state.seq
+            try:
+                result = function(*args, **kwargs)
+            except Exception as exc:
+                failure = exc
+            finally:
+                _inside[0] = False
+            world = _world_of((result, *args), kwargs)
+            if failure is None and world is before and world.ended_agreed(since):
+                return result
+            world.settle(failure, final=True)
             return result
-        world.settle(failure, final=True)
-        return result
+        finally:
+            current[0] = None
 
     return call
 

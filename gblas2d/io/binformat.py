@@ -11,6 +11,7 @@ import zipfile
 
 import numpy as np
 
+from ..distributed.comm import seen_per_rank
 from ..distributed.grid import collective, default_grid
 from ..exceptions import InvalidValue
 from ..semirings.dtypes import lookup_dtype
@@ -109,7 +110,8 @@ def _read_block(path, grid):
     except zipfile.BadZipFile as exc:
         raise InvalidValue(f"{path}: not a gblas2d matrix file (not an .npz archive)") from exc
     except OSError as exc:
-        raise os_error(path, exc) from exc
+        # every rank opens the file for its own block
+        raise seen_per_rank(os_error(path, exc)) from exc
     except InvalidValue as exc:
         raise InvalidValue(f"{path}: {exc}") from exc
     except (ValueError, TypeError, KeyError, IndexError) as exc:

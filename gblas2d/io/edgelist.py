@@ -66,8 +66,9 @@ def _edgelist_problem(path, text, comments, ncol, exc, first=1):
     for number, line, fields in data_lines(text, comments, first):
         where = f"{path}: line {number}"
         if len(fields) != ncol:
-            return InvalidValue(f"{where}: {len(fields)} columns where the first edge line has "
-                                f"{ncol}: '{excerpt(line)}'")
+            columns = "1 column" if len(fields) == 1 else f"{len(fields)} columns"
+            return InvalidValue(f"{where}: {columns} where the first edge line has {ncol}: "
+                                f"'{excerpt(line)}'")
         for k, field in enumerate(fields):
             try:
                 value = int(field) if k < 2 else float(field)

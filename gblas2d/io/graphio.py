@@ -31,6 +31,7 @@ import zlib
 import numpy as np
 
 from ..distributed import redistribute as redist
+from ..distributed.comm import seen_per_rank
 from ..distributed.grid import collective, default_grid
 from ..exceptions import InvalidValue, NotImplementedException
 from ..local.backends import threads_per_rank
@@ -74,16 +75,18 @@ def gzipped(path):
 
 
 @contextlib.contextmanager
-def opened(path):
+def opened(path, *, each_rank=False):
     """The file for reading its (gunzipped) bytes; a corrupt gzip stream raises InvalidValue
-    and an OSError names the path, wherever in the ``with`` block they happen."""
+    and an OSError names the path, wherever in the ``with`` block they happen. ``each_rank``:
+    every rank opens it for itself, so that ranks that cannot are named (``seen_per_rank``)."""
     try:
         with (gzip.open if gzipped(path) else open)(path, "rb") as f:
             yield f
     except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
         raise InvalidValue(f"{path}: not a valid gzip file ({exc})") from exc
     except OSError as exc:
-        raise os_error(path, exc) from exc
+        error = os_error(path, exc)
+        raise (seen_per_rank(error) if each_rank else error) from exc
 
 
 def read_bytes(path):
@@ -117,7 +120,7 @@ def my_text(path, grid, start=0):
     gzipped file's bytes are its gunzipped text (``_my_gzipped_text``)."""
     if gzipped(path):
         return _my_gzipped_text(path, grid, start)
-    with opened(path) as f:
+    with opened(path, each_rank=True) as f:
         size = os.fstat(f.fileno()).st_size - start
         lo = _line_start(f, start + size * grid.rank // grid.nprocs)
         hi = _line_start(f, start + size * (grid.rank + 1) // grid.nprocs)
@@ -130,7 +133,7 @@ def _my_gzipped_text(path, grid, start):
     so every rank gunzips it once to measure it, then again up to the end of its share,
     keeping only that: two passes of gunzip (fast next to parsing) and no rank holding more
     than its share of the text."""
-    with opened(path) as f:
+    with opened(path, each_rank=True) as f:
         if grid.nprocs == 1:
             f.seek(start)
             return f.read()
@@ -140,7 +143,7 @@ def _my_gzipped_text(path, grid, start):
     size -= start
     lo_at = start + size * grid.rank // grid.nprocs
     hi_at = start + size * (grid.rank + 1) // grid.nprocs
-    with opened(path) as f:
+    with opened(path, each_rank=True) as f:
         # lo: the first line start at or after lo_at, found after the byte before it (start
         # is one); the share ends at the first newline at or after hi_at - 1.
         f.seek(lo_at - 1 if lo_at > start else lo_at)
@@ -175,19 +178,24 @@ def _temporary_name(path, pid):
                                 f"{uuid.uuid4().hex}.tmp")
 
 
-def _remove_stale_temporaries(path):
+def remove_stale_temporaries(path):
     """Remove the temporaries of ``path`` that a process of this host left when it was
-    killed (kill -9 runs no cleanup): those whose process no longer exists."""
+    killed (kill -9, or a job's launcher ending a rank blocked in MPI, runs no cleanup):
+    those whose process no longer exists. Returns their names and processes, [(name, pid)].
+    Local."""
     folder, name = os.path.split(os.path.abspath(path))
     prefix = f".{name}.gblas2d-{socket.gethostname()}-"
+    removed = []
     with contextlib.suppress(OSError):
-        for entry in os.listdir(folder):
+        for entry in sorted(os.listdir(folder)):
             if not (entry.startswith(prefix) and entry.endswith(".tmp")):
                 continue
             pid = entry[len(prefix):].split("-", 1)[0]
             if pid.isdigit() and not _alive(int(pid)):
                 with contextlib.suppress(OSError):
                     os.unlink(os.path.join(folder, entry))
+                    removed.append((entry, int(pid)))
+    return removed
 
 
 def _alive(pid):
@@ -206,7 +214,7 @@ def write_atomically(path, write, *, compress):
     an exception or a SIGTERM/SIGINT turned into one (the command does), and temporaries
     of ``path`` left by killed processes go first."""
     path = os.fspath(path)
-    _remove_stale_temporaries(path)
+    remove_stale_temporaries(path)
     tmp = _temporary_name(path, os.getpid())
     try:
         with open(tmp, "xb") as f:
@@ -434,7 +442,8 @@ def _check_mm_lines(path, data, head, start, line):
         wrong = np.flatnonzero((tokens != want) & (tokens > 0) & ~comment)
         if len(wrong):
             k = int(wrong[0])
-            raise InvalidValue(f"{path}: line {line + k}: {tokens[k]} values where a "
+            article = "an" if head.format == "array" else "a"
+            raise InvalidValue(f"{path}: line {line + k}: {tokens[k]} values where {article} "
                                f"{head.format} {head.field} entry has {want}")
         if head.field == "integer":
             fraction = np.flatnonzero((chunk == ord(".")) | ((chunk | 32) == ord("e")))
@@ -567,11 +576,25 @@ def _mm_entries(path, dtype):
     return _mm_values(path, head, _mm_parse(path, stream, -added), dtype), head
 
 
+def _head_where_all_open(grid, path):
+    """Collective. Rank 0's ``_mm_head``, while every other rank opens the file, of which it
+    reads a share next: a file that only some ranks can see fails here, on every rank, and
+    the message names the ranks that cannot open it."""
+    result = None
+    with grid.comm.agreed():
+        if grid.rank == 0:
+            result = _mm_head(path)
+        else:
+            with opened(path, each_rank=True):
+                pass
+    return result
+
+
 def _mm_head(path):
     """Rank 0's reading of the lines before the data: (header, number of the first line
     after the size line). It reads a prefix of the file, longer until it holds the size
-    line."""
-    with opened(path) as f:
+    line. The other ranks open the file meanwhile (``_head_where_all_open``)."""
+    with opened(path, each_rank=True) as f:
         want = 1 << 16
         while True:
             f.seek(0)
@@ -672,14 +695,16 @@ def mmread(path, engine="auto", *, dup_op=None, name=None, dtype=None, grid=None
     data. An array file gives a full matrix (every position an entry). Pattern entries are
     1 (True for BOOL).
 
-    A coordinate file is read in parallel: each rank checks and parses its share of the
-    lines (scipy.io.mmread parses the numbers) and sends the entries to their owners, so no
-    rank holds the whole file, gzipped or not. An array file and a file object are read by
-    rank 0, which sends each rank its entries.
+    A coordinate file is read in parallel: rank 0 reads the lines before the data, then each
+    rank checks and parses its share of the lines (scipy.io.mmread parses the numbers) and
+    sends the entries to their owners, so no rank holds the whole file, gzipped or not. An
+    array file and a file object are read by rank 0, which sends each rank its entries.
 
     Parameters
     ----------
-    path : str, os.PathLike or a file object (read on rank 0)
+    path : str, os.PathLike or a file object
+        A path every rank can open (each reads its share); a file object is read by rank 0
+        alone.
     engine : {"auto", "scipy", "fmm", "fast_matrix_market"}
         python-graphblas's choice of parser; gblas2d's reader serves each.
     dtype : dtype-like, optional
@@ -693,7 +718,9 @@ def mmread(path, engine="auto", *, dup_op=None, name=None, dtype=None, grid=None
     Raises
     ------
     FileNotFoundError, PermissionError, ...
-        The file cannot be read: ``"<path>: No such file or directory"``.
+        The file cannot be read: ``"<path>: No such file or directory"``; when only some
+        ranks cannot, the message ends with them: ``"(on rank 3 of 4; the others had no such
+        error)"``.
     InvalidValue
         Malformed content: ``"<path>: line 1: unknown format 'mangled' (...)"``.
     NotImplementedException
@@ -711,7 +738,7 @@ def mmread(path, engine="auto", *, dup_op=None, name=None, dtype=None, grid=None
         dtype = lookup_dtype(dtype)
     head = None
     if not hasattr(path, "read"):
-        head, first = grid.comm.bcast_object(on_root(grid, lambda: _mm_head(path)))
+        head, first = grid.comm.bcast_object(_head_where_all_open(grid, path))
     if head is not None and head.format == "coordinate":
         share = _mm_share(path, grid, head, first, dtype)
     else:

@@ -31,8 +31,8 @@ __all__ = ["BFSCounts", "bfs_counts", "block_counts", "delegates"]
 
 GROUPS = ("row", "col", "transpose", "world")
 # The item sizes of a BFS level's vectors: the frontier (BOOL), the product (INT64), the
-# degrees (INT64) and a world step's four int64 lanes.
-_X_ITEM, _OUT_ITEM, _DEGREE_ITEM, _STEP_BYTES = 1, 8, 8, 32
+# degrees (INT64) and a world step's eight int64 lanes.
+_X_ITEM, _OUT_ITEM, _DEGREE_ITEM, _STEP_BYTES = 1, 8, 8, 64
 
 
 class _Grid:

@@ -19,7 +19,7 @@ per message step and the bytes the busiest rank receives over a link.
 
 Message steps per collective: an allgatherv or a header in a group of g ranks, ceil(log2 g)
 (recursive doubling); an alltoallv, g - 1 (pairwise); a sendrecv, 1; a world step, an
-allreduce of 32 bytes, 2 ceil(log2 P); besides its product, a level makes two world steps (the
+allreduce of 64 bytes, 2 ceil(log2 P); besides its product, a level makes two world steps (the
 writes of the frontier and of the visited set). Each group collective opens with its header (the
 failure flag and the counts: 8 (1 + max(g, 4)) bytes from each member), which ``gb.stats()``
 does not count as bytes but which takes time. All of it is a projection for any grid this

@@ -425,7 +425,7 @@ class Updater(Target):
         if self.input_mask is not None:
             mask = input_mask_of(other, self.input_mask)
             self.parent._check_mask(mask)
-        self.parent.grid.comm.check_replicated(
+        self.parent.grid.comm.check_arguments(
             "<<", output=self.parent, mask=mask, accum=self.accum, replace=self.replace,
             options=self.opts, value=other)
         self.parent._update(other, mask, self.accum, self.replace, self.opts)
@@ -459,6 +459,9 @@ class Assigner(Target):
         if isinstance(value, Target):
             raise TypeError(f"Bad type for argument `value`: {type_name(value)} is the "
                             "left side of <<, not a value")
+        self.parent.grid.comm.check_replicated(
+            "assign", output=self.parent, index=self.index, value=value, mask=self.mask,
+            accum=self.accum, replace=self.replace, submask=self.submask)
         if self.submask:
             self.parent._subassign(self.index, value, self.mask, self.accum, self.replace)
         else:

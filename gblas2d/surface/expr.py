@@ -277,7 +277,7 @@ class _Expression:
         self.method_name = method
         self.args = args
         self.dtype = lookup_dtype(dtype)
-        grid.comm.check_replicated(method, self.dtype, *args)
+        grid.comm.check_arguments(method, self.dtype, *args)
         self.compute = compute
         self._rebind = rebind
         self.grid = grid
@@ -289,7 +289,7 @@ class _Expression:
         if (args or on_values) and isinstance(self, (VectorAutoMethods, MatrixAutoMethods)):
             # unary.abs(u + v), binary.floordiv(-A, 3): applied to the result (autocompute)
             return self._get_value(f"{op!r}(expression)")._call_op(op, *args, **kwargs)
-        raise TypeError(f"An operator cannot be applied to a {self.method_name} expression")
+        raise TypeError(f"An operator cannot be applied to the expression of {self.method_name}")
 
     def __repr__(self):
         return f"<{type(self).__name__} {self.method_name}, dtype={self.dtype}>"

@@ -509,6 +509,7 @@ class Matrix(Container):
     def __delitem__(self, index):
         """Collective. Remove the entries stored at ``index``: one element (``del A[i, j]``),
         a row, a column or a submatrix."""
+        self.grid.comm.check_replicated("del", self, index)
         assign(self, index, EMPTY, None, None, False)
 
     @collective

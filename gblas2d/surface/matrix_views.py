@@ -305,6 +305,9 @@ class MatrixElement(ScalarLike, MatrixIndexExpr):
     def _read(self):
         a = self.parent
         i, j = int(self.rows), int(self.cols)
+        # compared in the bcast's opening step: ranks that read different elements would
+        # each wait for another root
+        a.grid.comm.check_replicated("A[i, j]", a, i, j)
         owner = int(a.grid.entry_owner(a.nrows, a.ncols, [i], [j])[0])
         local = None
         if owner == a.grid.rank:

@@ -380,6 +380,7 @@ class Vector(Container):
 
     @collective
     def __delitem__(self, index):
+        self.grid.comm.check_replicated("del", self, index)
         self._d.delete(positions_of(self._d.size, index))
 
     def _subassign(self, index, value, mask, accum, replace):

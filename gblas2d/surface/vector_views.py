@@ -161,6 +161,9 @@ class VectorElement(ScalarLike, VectorIndexExpr):
     def _read(self):
         v = self.parent
         i = self.positions
+        # compared in the bcast's opening step: ranks that read different elements would
+        # each wait for another root
+        v.grid.comm.check_replicated("v[i]", v, i)
         owner = int(v.grid.owner(v.size, [i])[0])
         local = None
         if owner == v.grid.rank:

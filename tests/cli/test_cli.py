@@ -155,7 +155,8 @@ def test_info_reports_blocks_per_rank():
     (["run", "bfs_levels", "--graph", "kron:x"], "must be integers"),
     (["run", "bfs_levels", "--graph", "kron:6", "--source", 999], "out of range"),
     (["run", "pagerank", "--graph", "kron:6", "--method", "fastsv"], "not a method"),
-    (["run", "bfs_levels", "--graph", MANGLED], "mangled3.mtx"),
+    # the reader's message names the path, once
+    (["run", "bfs_levels", "--graph", MANGLED], f"error: {MANGLED}: line 1: unknown field"),
     (["run", "nosuch", "--graph", "kron:6"], "invalid choice"),
     (["run", "bfs_levels", "--graph", "kron:6", "--grid", "2by2"], "must look like 2x3"),
     (["run", "bfs_levels", "--graph", "kron:6", "--grid", "2x2"], "does not match 1 processes"),
@@ -228,7 +229,46 @@ def test_a_file_some_ranks_cannot_see_fails_on_all_of_them(tmp_path, who_sees_it
                           timeout=240)
     assert done.returncode == 2, done.stdout + done.stderr
     lines = [line for line in done.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and "graph file not found on rank" in lines[0], done.stderr
+    lacking = "ranks 1, 2 and 3" if who_sees_it == "rank 0" else "rank 0"
+    assert lines == [f"gblas2d: error: graph file not found: g.mtx (on {lacking} of 4; the "
+                     "others had no such error)"], done.stderr
+
+
+# The rank under test loads what the command loads, then may map only a little more.
+LIMITED = textwrap.dedent("""\
+    import resource, sys
+    import mpi4py.MPI
+    import suitesparse_graphblas
+    import gblas2d.cli
+    from gblas2d.local.backends import compiled
+    if compiled.available():
+        compiled.load()
+    status = open("/proc/self/status").read().split("VmSize:")[1]
+    limit = int(status.split()[0]) * 1024 + (24 << 20)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    sys.exit(gblas2d.cli.main(sys.argv[1:]))
+""")
+
+
+def test_one_rank_out_of_memory_is_one_line_and_exit_code_2(tmp_path):
+    """One rank of four under an address-space limit (``ulimit -v``) runs out of memory while
+    the graph is built: every rank ends with the same MemoryError, and the command prints
+    one line naming the rank and the size, with exit code 2 (issue 46: 195 lines, three
+    tracebacks and MPI_Abort before)."""
+    limited = tmp_path / "limited.py"
+    limited.write_text(LIMITED)
+    mpiexec = shutil.which("mpiexec", path=str(Path(sys.executable).parent)) or \
+        shutil.which("mpiexec")
+    command = ["run", "bfs_levels", "--graph", "kron:16", "--quiet"]
+    done = subprocess.run([mpiexec, "-n", "3", sys.executable, "-m", "gblas2d", *command, ":",
+                           "-n", "1", sys.executable, str(limited), *command], cwd=ROOT,
+                          env=dict(ENV, PYTHONPATH=str(ROOT)), capture_output=True, text=True,
+                          timeout=240)
+    lines = (done.stdout + done.stderr).strip().splitlines()
+    assert done.returncode == 2, lines
+    assert len(lines) == 1 and re.fullmatch(
+        r"gblas2d: error: out of memory: rank 3: Unable to allocate [\d.]+ MiB for an array "
+        r"with shape \([\d, ]+\) and data type \w+", lines[0]), lines
 
 
 @pytest.mark.parametrize("nprocs", [1, 4])
@@ -494,6 +534,23 @@ def test_temporaries_of_killed_runs_are_removed_by_the_next_write(tmp_path):
     write_atomically(out, lambda f: f.write(b"done"), compress=False)
     assert out.read_bytes() == b"done"
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live.name, out.name])
+
+
+def test_the_next_run_names_the_temporary_of_a_killed_one(command, tmp_path):
+    """A job killed while rank 0 wrote --output (kill -9, or a Ctrl-C whose launcher ended a
+    rank blocked in MPI) leaves its temporary beside it: the next run removes it and says so."""
+    from gblas2d.io.graphio import _temporary_name
+
+    out = tmp_path / "levels.csv"
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True).stdout.strip()
+    stale = Path(_temporary_name(out, int(gone)))
+    stale.write_bytes(b"vertex,level\n0,")
+    code, stdout, err = command("run", "bfs_levels", "--graph", KARATE, "--output", out)
+    assert code == 0, err
+    assert f"removed {stale.name}: the temporary file of a write of {out} by process {gone} " \
+        "of this host, which was killed before it finished" in stdout.splitlines()
+    assert [p.name for p in tmp_path.iterdir()] == [out.name]
 
 
 # ------------------------------------------------------------ LDBC Graphalytics .v / .e pairs
@@ -811,6 +868,11 @@ def test_an_edge_list_with_label_ids_answers_by_them(tmp_path, nprocs):
     assert done.returncode == 0, done.stdout + done.stderr
     assert "n=1000000000000" in done.stdout and "reached 2 vertices" in done.stdout
     assert levels.read_text().splitlines()[1:] == ["999999999998,0", "999999999999,1"]
+    # The default source, the vertex of largest out-degree (the smallest of a tie), is found
+    # in O(entries / P) as well: no vector of n (issue 46).
+    done = gblas2d("run", "sssp", "--graph", declared, nprocs=nprocs)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "sssp from vertex 0:" in done.stdout and "reached 2 vertices" in done.stdout
     done = gblas2d("run", "pagerank", "--graph", declared, nprocs=nprocs)
     assert done.returncode == 2, done.stdout + done.stderr
     assert done.stderr.startswith("gblas2d: error: out of memory") and \

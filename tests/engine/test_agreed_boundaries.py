@@ -40,9 +40,12 @@ def failing(function):
 
 
 def assert_agreed(excinfo):
+    """Every rank raised the MemoryError, which names the rank that ran out of memory."""
     e = excinfo.value
-    seen = gb.default_grid().comm.allgather_object((type(e).__name__, str(e)))
-    assert all(s == ("MemoryError", MESSAGE) for s in seen), seen
+    g = gb.default_grid()
+    want = MESSAGE if g.nprocs == 1 else f"rank {g.nprocs - 1}: {MESSAGE}"
+    seen = g.comm.allgather_object((type(e).__name__, str(e)))
+    assert all(s == ("MemoryError", want) for s in seen), seen
 
 
 @pytest.fixture
@@ -186,6 +189,34 @@ def test_a_failure_that_is_not_an_exception_class_of_the_library(graph, monkeypa
     seen = gb.default_grid().comm.allgather_object(str(e))
     assert isinstance(e, Odd) if last_rank() else "Odd" in str(e) and "1/2" in str(e)
     assert all("1/2" in s for s in seen), seen
+    still_works(A, x, snapshot(x))
+
+
+def test_numpys_own_memory_error_is_a_memory_error_on_every_rank(graph, monkeypatch):
+    """numpy's MemoryError (``_ArrayMemoryError``, which cannot be rebuilt from its message) on
+    one rank: a MemoryError on every rank, naming that rank and the size it asked for, not a
+    RuntimeError elsewhere (issue 46)."""
+    A, x = graph
+    real = matrix.held_as_bitmap
+
+    def huge(*args, **kwargs):
+        if last_rank():
+            np.empty(1 << 50, dtype=np.int64)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(matrix, "held_as_bitmap", huge)
+    with pytest.raises(MemoryError) as excinfo:
+        A.reduce_rowwise().new()
+    monkeypatch.undo()
+    g = gb.default_grid()
+    size = "Unable to allocate 8.00 PiB for an array with shape (1125899906842624,) and " \
+           "data type int64"
+    e = excinfo.value
+    seen = g.comm.allgather_object((type(e) is MemoryError, str(e)))
+    if g.nprocs == 1:
+        assert seen == [(False, size)]  # numpy's own, passed through
+    else:
+        assert all(s == (True, f"rank {g.nprocs - 1}: {size}") for s in seen), seen
     still_works(A, x, snapshot(x))
 
 

@@ -8,7 +8,7 @@ One dense mxv (x full, plus_times) on a random n-vertex graph moves, per rank (g
   block j arrive by allgather (``col``);
 * fold: from each of the other C - 1 ranks of grid row i, one message with its partial results
   for this rank's own piece (``row``);
-* world steps, four int64 lanes each: the agreed nvals of the output, which also ends the
+* world steps, eight int64 lanes each: the agreed nvals of the output, which also ends the
   call, and the push/pull decision. The decision needs no step when ``direction=`` forces it,
   when x is full and there is no mask (every edge either way, a pull), or when x's last write
   agreed the degree sums of its entries in A (``products.EdgeSums``). The fixture's matrix
@@ -33,7 +33,7 @@ from gblas2d import semiring
 N = 3000
 AVG_DEGREE = 8
 ITEM = 8  # float64
-STEP = 32  # a world step: four int64 lanes
+STEP = 64  # a world step: eight int64 lanes
 GROUPS = ("world", "transpose", "col", "row")
 
 

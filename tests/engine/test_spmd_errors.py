@@ -554,6 +554,70 @@ def test_agreed_section_raises_one_rank_failure_everywhere():
     assert total == grid().nprocs
 
 
+# ------------------------------------------------- replicated arguments, without the checked mode
+
+
+def test_ranks_that_pass_different_replicated_arguments_raise_one_error_by_default():
+    """The world step a call makes anyway compares a digest of the replicated arguments: a BFS
+    that rank 0 starts from vertex 0 and the others from vertex 5 is one InvalidValue on every
+    rank, not a search from both sources at once (issue 46); a write leaves its output as it
+    was."""
+    from gblas2d.algorithms import bfs_levels
+
+    g = grid()
+    source = 0 if g.rank == 0 else 5
+    mesh = gb.generators.grid_graph(4, 4)
+    v = gb.Vector.from_coo([1], [1.0], size=N)
+    snap = snapshot(v)
+
+    def write():
+        v[source] = 2.0
+
+    if g.nprocs == 1:
+        assert bfs_levels(mesh, source).nvals == 16
+        write()
+        assert gb.Vector.from_coo([source], [1.0], size=N).nvals == 1
+        return
+    calls = [
+        (lambda: bfs_levels(mesh, source), "the ranks called w[index] << value with different "
+         "arguments: argument 'index' differs: rank 0 passed 0, rank 1 passed 5"),
+        (write, "the ranks called w[index] << value with different arguments: argument "
+         "'index' differs: rank 0 passed 0, rank 1 passed 5"),
+        (lambda: gb.Vector.from_coo([source], [1.0], size=N), "the ranks called "
+         "Vector.from_coo with different arguments: argument 'indices' differs: rank 0 "
+         "passed [0], rank 1 passed [5]"),
+    ]
+    for call, message in calls:
+        with pytest.raises(InvalidValue) as exc:
+            call()
+        assert_agreed(exc, InvalidValue)
+        assert str(exc.value) == message
+    assert_unchanged(v, snap)
+
+
+def test_a_rank_that_skips_a_call_meets_the_others_at_a_step_and_every_rank_raises():
+    """A rank that skipped a call (an exception of its own, caught) is found in another public
+    call at the next world step: every rank raises, and the calls after match again."""
+    g = grid()
+    last = g.nprocs - 1
+    x = gb.Vector.from_coo([0, 3], [1.0, 2.0], size=N)
+
+    def skipping():
+        if g.rank == last:
+            return x.reduce().new()
+        return gb.Vector.from_coo([1], [1.0], size=N)
+
+    if g.nprocs == 1:
+        assert skipping().value == 3.0
+        return
+    with pytest.raises(InvalidValue) as exc:
+        skipping()
+    assert_agreed(exc, InvalidValue)
+    assert str(exc.value) == "the ranks made different calls at once: rank 0 called " \
+        f"Vector.from_coo, rank {last} called ScalarExpression.new"
+    assert agreed(x.reduce().new().value == 3.0)
+
+
 @pytest.fixture
 def debug():
     gb.set_debug(True)

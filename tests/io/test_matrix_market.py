@@ -180,6 +180,29 @@ def test_missing_file_fails_on_every_rank(shared_dir):
         assert str(exc.value) == f"{shared_dir / name}: No such file or directory"
 
 
+def test_a_file_only_some_ranks_see_names_the_ranks_that_do_not(shared_dir, monkeypatch):
+    """A relative path read from different working directories: only rank 0's holds the file.
+    Every rank raises the same FileNotFoundError, which names the ranks that cannot open it;
+    a file every rank lacks is named without ranks (above)."""
+    g = gb.default_grid()
+    here = shared_dir / f"rank{g.rank}"
+    here.mkdir()
+    if g.rank == 0:
+        (here / "g.mtx").write_bytes((LAGRAPH / "karate.mtx").read_bytes())
+    monkeypatch.chdir(here)
+    if g.nprocs == 1:
+        assert mmread("g.mtx").nvals == 156
+        return
+    with pytest.raises(FileNotFoundError) as exc:
+        mmread("g.mtx")
+    assert_agreed(exc, FileNotFoundError)
+    lacking = list(range(1, g.nprocs))
+    ranks = "rank 1" if len(lacking) == 1 else \
+        f"ranks {', '.join(map(str, lacking[:-1]))} and {lacking[-1]}"
+    assert str(exc.value) == f"g.mtx: No such file or directory (on {ranks} of {g.nprocs}; " \
+        "the others had no such error)"
+
+
 def test_bad_gzip_and_empty_files(shared_dir):
     if gb.default_grid().rank == 0:
         (shared_dir / "plain.mtx.gz").write_bytes(b"%%MatrixMarket matrix coordinate real")

@@ -33,6 +33,15 @@ def test_malformed_values_are_refused_with_their_line(shared_dir, body, line, wh
     assert_agreed(exc, InvalidValue)
 
 
+def test_an_array_line_with_two_values_is_refused_in_plain_words(shared_dir):
+    path = write(shared_dir, "bad.mtx", b"%%MatrixMarket matrix array real general\n2 2\n"
+                                        b"1\n2 5\n3\n4\n")
+    with pytest.raises(InvalidValue) as exc:
+        mmread(path)
+    assert_agreed(exc, InvalidValue)
+    assert str(exc.value) == f"{path}: line 4: 2 values where an array real entry has 1"
+
+
 def test_comments_blank_lines_and_other_formats_still_read(shared_dir):
     ok = HEADER + b"1 1 4\n\n% between entries\n2 2 7\n  3 3 1  \n"
     A = mmread(write(shared_dir, "ok.mtx", ok))
