@@ -28,7 +28,7 @@ from importlib.util import find_spec
 import numpy as np
 
 from .. import trace, trace_all
-from ..exceptions import InvalidValue
+from ..exceptions import GraphblasException, InvalidValue
 from . import version
 from .algorithms import ALGORITHMS, check_options, needs_weights, reads
 from .graphs import is_generated
@@ -126,7 +126,13 @@ def warm_up(spec, A, args, grid):
     start = time.perf_counter()
     small = rmat(WARM_UP_VERTICES.bit_length() - 1, 8, symmetric=True, seed=args.seed,
                  weights="uniform" if A.dtype.name != "BOOL" else None).dup(dtype=A.dtype)
-    spec.call(small, 0 if spec.source else None, args)
+    try:
+        spec.call(small, 0 if spec.source else None, args)
+    except GraphblasException:
+        # Options made for the input may not suit the small graph (--max-iter 5 too few to
+        # converge, more --seeds than its vertices): the first call's work is done all the
+        # same, and every rank raised alike, as every gblas2d error is raised.
+        pass
     return slowest(grid, time.perf_counter() - start)
 
 
