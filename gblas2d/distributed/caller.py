@@ -232,6 +232,10 @@ def _fingerprinter(value):
         return _text
     if isinstance(value, Operator):
         return _operator
+    if isinstance(value, type):
+        # a class (dtype=np.float64): by its name, as described; its attributes are
+        # descriptors, whose hash is their address
+        return lambda cls: _text(f"{cls.__module__}.{cls.__qualname__}")
     if hasattr(value, "structure") and hasattr(value, "complement"):  # a mask
         return lambda m: hash((6, m.structure, m.complement, fingerprint(m.parent)))
     if hasattr(value, "shape") and hasattr(value, "dtype") and \

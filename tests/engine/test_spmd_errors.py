@@ -7,6 +7,10 @@ by one rank, a user-defined op that fails on data that lives on one rank). Under
 launcher's timeout turns a hang into a failure.
 """
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from _helpers import agreed
@@ -723,3 +727,16 @@ def test_a_product_that_needs_plain_row_pointers_of_a_huge_matrix_is_one_memory_
         A.mxm(A).new()
     assert_agreed(exc, OutOfMemory)
     assert gb.Vector.from_coo([0], [1.0], size=N).nvals == 1
+
+
+@pytest.mark.serial_only
+def test_a_class_passed_as_an_argument_is_numbered_alike_in_every_process():
+    """``dtype=np.float64`` is a class, whose attributes are descriptors hashed by address: it
+    must be numbered by its name, or ranks that passed the same class disagree (seen at 2x1:
+    ``Vector.from_coo([], [], dtype=np.float64, size=0)`` raised on both ranks)."""
+    code = ("import numpy as np; from gblas2d.distributed.caller import fingerprint; "
+            "print(fingerprint(np.float64), fingerprint(np.int32), fingerprint(float))")
+    runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True, env=dict(os.environ, PYTHONHASHSEED=str(seed))).stdout
+            for seed in (1, 2, 3)}
+    assert len(runs) == 1, runs
