@@ -261,6 +261,14 @@ class Block:
         return Block(self.nrows, self.ncols, self.ptr, self.cols, values, hrows=self.hrows,
                      rows=self._rows, within_mask=self.within_mask)
 
+    def mapped(self, fn, dtype):
+        """The same structure with ``fn`` of the values (an elementwise ``fn``): one value
+        mapped for an iso block, which stays iso."""
+        if self.is_iso and self.nvals:
+            one = np.asarray(fn(self.values[:1])).astype(dtype, copy=False)
+            return self.with_values(np.broadcast_to(one, (self.nvals,)))
+        return self.with_values(np.asarray(fn(self.values)).astype(dtype, copy=False))
+
     def shares_structure(self, other):
         """Whether ``other`` has these very entries (the same arrays, not equal ones): a block
         and its copies, what ``apply`` made of it, or a symmetric matrix and its transpose."""

@@ -219,9 +219,26 @@ class Piece:
         if self.nvals == self.size:
             values = vals
         else:
+            # (by positions: a boolean mask's scatter is 8x slower at half density)
             values = self.xp.zeros(self.size, dtype=vals.dtype)
-            values[self.present] = vals
+            values[self.xp.flatnonzero(self.present)] = vals
         return Piece(self.size, vals.dtype, present=self.present.copy(), values=values,
+                     nvals=self.nvals)
+
+    def mapped(self, fn, dtype):
+        """A new piece with this one's structure and ``fn`` of its values, for an elementwise
+        ``fn`` that is defined on any value of the type (a builtin unary op). A bitmap's
+        values go through ``fn`` as one array, absent positions too, whose arbitrary values
+        are never read: no listing of the entries and no scatter back (2M positions, half of
+        them entries: 0.4 ms, where the list and the scatter take 18)."""
+        held = self.vals if self.present is None else self.values
+        with np.errstate(all="ignore"):
+            values = self.xp.asarray(fn(held)).astype(dtype, copy=False)
+        if values is held or values.base is held:
+            values = values.copy()  # (identity: the new piece's values are its own)
+        if self.present is None:
+            return Piece(self.size, dtype, idx=self.idx, vals=values)
+        return Piece(self.size, dtype, present=self.present.copy(), values=values,
                      nvals=self.nvals)
 
     def select(self, keep):

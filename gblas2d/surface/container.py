@@ -187,6 +187,11 @@ class Container(InPlace):
             if held is not None:
                 values = values_of(held.entries()[1], None, None)
                 return held.with_values(values.astype(out_type.np_type, copy=False))
+            if op.kind == "unary" and held is None and _builtin(op):
+                # A builtin unary op maps the values as they are held (a bitmap's whole
+                # array, an iso block's one value).
+                return a._local_part().mapped(lambda vals: values_of(vals, None, None),
+                                              out_type.np_type)
             rows, cols = a._entry_positions() if positional else (None, None)
             values = np.asarray(values_of(a._local_values(), rows, cols))
             # The structure is unchanged: the new part shares it.
@@ -326,13 +331,17 @@ def select_thunk(thunk):
     return thunk
 
 
+def _builtin(op):
+    """Whether ``op`` is an op of the builtin unary or binary catalogue."""
+    catalogue = {"unary": unary, "binary": binary}.get(op.kind)
+    builtin = getattr(catalogue, op.name, None) if catalogue is not None else None
+    return builtin is not None and builtin.func is op.func
+
+
 def _any_arrays(op):
     """Whether ``op``'s function takes any array module's arrays: an op of the builtin
     catalogue, or a user function marked ``any_arrays`` (the fused BPT's)."""
-    catalogue = {"unary": unary, "binary": binary}.get(op.kind)
-    builtin = getattr(catalogue, op.name, None) if catalogue is not None else None
-    return builtin is not None and builtin.func is op.func or \
-        getattr(op.func, "any_arrays", False)
+    return _builtin(op) or getattr(op.func, "any_arrays", False)
 
 
 def apply_values(op, dtype, right, left):
