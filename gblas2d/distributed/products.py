@@ -278,12 +278,12 @@ class Degrees:
     ``of`` is an array over the piece, or (positions, degrees) of the outputs that have any
     when those are few (a hypersparse matrix), so never O(size / P) for a few edges; ``total``
     is their sum. ``serial`` names this cache on this rank, for the vectors that keep sums of
-    it (``EdgeSums``); ``peak`` is the largest degree of the whole matrix (agreed)."""
+    it (``EdgeSums``)."""
 
-    __slots__ = ("of", "total", "serial", "n", "peak", "_moved")
+    __slots__ = ("of", "total", "serial", "n", "_moved")
 
-    def __init__(self, of, total, n, peak):
-        self.of, self.total, self.n, self.peak = of, total, n, peak
+    def __init__(self, of, total, n):
+        self.of, self.total, self.n = of, total, n
         self.serial = next(_serials)
         self._moved = None
 
@@ -351,10 +351,7 @@ def _piece_degrees(A, orient):
         else:
             degrees = np.zeros(hi - lo, dtype=np.int64)
             degrees[idx] = vals
-        peak = A.grid.comm.allreduce(np.array([vals.max() if len(vals) else 0],
-                                              dtype=np.int64), op="max")
-        A.grid.comm.keep(block.derived, key, Degrees(degrees, int(vals.sum()), n,
-                                                     int(peak[0])))
+        A.grid.comm.keep(block.derived, key, Degrees(degrees, int(vals.sum()), n))
     return block.derived[key]
 
 
@@ -467,7 +464,7 @@ def _hinted_work(A, x, mask, orient):
     communication), or None where one of them has none for A's current degrees."""
     push = A.nvals if x.nvals == x.size else _edge_total(x, A, _other(orient))
     if push is None:
-        return _bounded_work(A, x, mask, orient)
+        return None
     if mask is None:
         return push, A.nvals
     if not mask.structure or len(mask.target.shape) != 1:
@@ -479,26 +476,6 @@ def _hinted_work(A, x, mask, orient):
     if seen is None:
         return None
     return push, A.nvals - seen if mask.complement else seen
-
-
-def _bounded_work(A, x, mask, orient):
-    """(push, pull) bounds from agreed values alone (no communication) where they settle the
-    choice: a frontier of k entries pushes at most k times A's largest degree; a pull under a
-    complemented mask of m entries reads at least A's edges less m times the largest degree.
-    A push bounded below 1/8 of the pull is taken without counting (a one-entry frontier on a
-    mesh: 4 edges against 160,000), else None."""
-    degrees_in = A.block.derived.get(_degree_key(A, _other(orient)))
-    degrees_out = A.block.derived.get(_degree_key(A, orient))
-    if degrees_in is None or degrees_out is None:
-        return None
-    if mask is None:
-        pull = A.nvals
-    elif mask.complement and mask.structure and len(mask.target.shape) == 1:
-        pull = A.nvals - mask.target.nvals * degrees_out.peak
-    else:
-        return None
-    push = x.nvals * degrees_in.peak
-    return (push, pull) if 8 * push < pull else None
 
 
 def _edge_total(v, A, orient):
