@@ -302,16 +302,20 @@ class Monoid(Operator):
         to pairwise halving with ``binaryop``.
     any : bool
         The ``any`` monoid: a reduction may return any one of the values (the first is taken).
+    terminal : scalar or callable(DataType) -> scalar, optional
+        A value no further value changes once the fold reaches it (``lor``'s True, ``min``'s
+        smallest): a reduction may stop there, as SuiteSparse's terminal monoids do.
     """
 
     kind = "monoid"
 
-    def __init__(self, name, binaryop, identity, *, ufunc=None, any=False):
+    def __init__(self, name, binaryop, identity, *, ufunc=None, any=False, terminal=None):
         super().__init__(name)
         self.binaryop = binaryop
         self._identity = identity
         self.ufunc = ufunc
         self.is_any = any
+        self._terminal = terminal
 
     def _typed_copy(self, dtype):
         typed = super()._typed_copy(dtype)
@@ -337,6 +341,19 @@ class Monoid(Operator):
         t = lookup_dtype(dtype) if self.type is None else self.output_type(self.type)
         value = self._identity(t) if callable(self._identity) else self._identity
         return t.np_type.type(value)
+
+    def stop_of(self, dtype):
+        """A test of a running fold in ``dtype`` that is true once no further value can change
+        it (any value for ``any``, the terminal for the others), or None when nothing stops
+        this monoid's folds early."""
+        if self.is_any:
+            return lambda acc: True
+        if self._terminal is None:
+            return None
+        t = lookup_dtype(dtype) if self.type is None else self.output_type(self.type)
+        value = self._terminal(t) if callable(self._terminal) else self._terminal
+        terminal = t.np_type.type(value)
+        return lambda acc: acc == terminal
 
     def _call_on_numbers(self, *args):
         return self.binaryop._call_on_numbers(*args)

@@ -46,19 +46,19 @@ def _all_ones(dtype):
 # Over floats, plus and times fold in index order, as SuiteSparse does (``_ordered.py``).
 plus = OrderedMonoid("plus", binary.plus, 0, ufunc=np.add, start=-0.0)
 times = OrderedMonoid("times", binary.times, 1, ufunc=np.multiply, start=1.0)
-min = Monoid("min", binary.min, _largest, ufunc=np.fmin)
-max = Monoid("max", binary.max, _smallest, ufunc=np.fmax)
+min = Monoid("min", binary.min, _largest, ufunc=np.fmin, terminal=_smallest)
+max = Monoid("max", binary.max, _smallest, ufunc=np.fmax, terminal=_largest)
 # The logical monoids exist only for BOOL in python-graphblas: their op is fixed to BOOL, so
 # lor_land on integers folds in BOOL while binary.lor itself keeps the operands' type.
-lor = Monoid("lor", binary.lor[BOOL], False, ufunc=np.logical_or)
-land = Monoid("land", binary.land[BOOL], True, ufunc=np.logical_and)
+lor = Monoid("lor", binary.lor[BOOL], False, ufunc=np.logical_or, terminal=True)
+land = Monoid("land", binary.land[BOOL], True, ufunc=np.logical_and, terminal=False)
 lxor = Monoid("lxor", binary.lxor[BOOL], False, ufunc=np.logical_xor)
 # On BOOL, which is all lxnor sees after the cast, == is xnor.
 lxnor = Monoid("lxnor", binary.lxnor[BOOL], True, ufunc=np.equal)
 # python-graphblas's name for the same monoid on BOOL (GrB_EQ_BOOL_MONOID).
 eq = Monoid("eq", binary.lxnor[BOOL], True, ufunc=np.equal)
-bor = Monoid("bor", binary.bor, 0, ufunc=np.bitwise_or)
-band = Monoid("band", binary.band, _all_ones, ufunc=np.bitwise_and)
+bor = Monoid("bor", binary.bor, 0, ufunc=np.bitwise_or, terminal=_all_ones)
+band = Monoid("band", binary.band, _all_ones, ufunc=np.bitwise_and, terminal=0)
 bxor = Monoid("bxor", binary.bxor, 0, ufunc=np.bitwise_xor)
 bxnor = Monoid("bxnor", binary.bxnor, _all_ones)
 any = Monoid("any", binary.any, 0, any=True)

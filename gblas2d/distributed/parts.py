@@ -11,12 +11,14 @@ from ..local.piece import place_of
 __all__ = ["entries_together", "fold_to_scalar"]
 
 
-def fold_to_scalar(grid, values, fold, mon, out_type, allow_empty):
-    """Collective (one allgather). The Monoid ``mon``'s reduction of every rank's ``values``,
-    each rank's folded by ``fold`` first; with no value anywhere, None if ``allow_empty``,
-    else the monoid's identity."""
+def fold_to_scalar(grid, part, fold, stop, mon, out_type, allow_empty):
+    """Collective (one allgather). The Monoid ``mon``'s reduction of every rank's ``part`` (a
+    piece or a block), each rank's folded by ``fold`` first, as far as ``stop`` needs
+    (``Monoid.stop_of``); with no value anywhere, None if ``allow_empty``, else the monoid's
+    identity."""
+    local = part.folded(fold, stop)
     # a device's fold is one value, copied up to be sent
-    local = device.on_host(fold(values)) if len(values) else None
+    local = None if local is None else device.on_host(local)
     folds = [p for p in grid.comm.allgather_object(local) if p is not None]
     if not folds:
         return None if allow_empty else mon.identity_of(out_type)

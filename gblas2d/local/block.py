@@ -31,6 +31,7 @@ from ..exceptions import OutOfMemory
 from ..semirings._numeric import cast
 from .keys import (
     block_keys,
+    fold_until,
     key_rows_cols,
     keys_fit,
     merge_disjoint,
@@ -268,6 +269,11 @@ class Block:
             one = np.asarray(fn(self.values[:1])).astype(dtype, copy=False)
             return self.with_values(np.broadcast_to(one, (self.nvals,)))
         return self.with_values(np.asarray(fn(self.values)).astype(dtype, copy=False))
+
+    def folded(self, fold, stop=None):
+        """``fold`` of the values, or None when there is none, read only as far as ``stop``
+        needs (``keys.fold_until``)."""
+        return fold_until(fold, stop, self.values)
 
     def shares_structure(self, other):
         """Whether ``other`` has these very entries (the same arrays, not equal ones): a block

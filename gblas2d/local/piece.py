@@ -33,7 +33,7 @@ from ..semirings import binary as builtin_binary
 from ..semirings._numeric import cast
 from . import device
 from .device import array_module
-from .keys import write_sorted
+from .keys import fold_until, write_sorted
 
 __all__ = ["Piece", "PieceMask", "Write", "accumulated", "ewise", "place_of", "together",
            "write"]
@@ -167,6 +167,13 @@ class Piece:
             return self.xp.arange(self.size, dtype=np.int64), self.values
         idx = np.flatnonzero(self.present)
         return idx, self.values[idx]
+
+    def folded(self, fold, stop=None):
+        """``fold`` of the values, or None when there is none; a bitmap is read in place, and
+        only as far as ``stop`` needs (``keys.fold_until``)."""
+        if self.present is None:
+            return fold_until(fold, stop, self.vals)
+        return fold_until(fold, stop, self.values, None if self.is_full else self.present)
 
     def bitmap(self):
         """The presence of every position (built for a sparse piece: O(size))."""

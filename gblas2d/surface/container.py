@@ -248,9 +248,12 @@ class Container(InPlace):
 
         def compute():
             held = a._device_part() if _any_arrays(mon.binaryop) else None
-            values = a._local_values() if held is None else held.entries()[1]
-            return fold_to_scalar(a.grid, values, mon.in_lanes if in_lanes else mon.reduce,
-                                  mon, out_type, allow_empty)
+            fold = mon.in_lanes if in_lanes else mon.reduce
+            if held is not None:
+                # a fold that might stop early would wait on the device at every chunk
+                return fold_to_scalar(a.grid, held, fold, None, mon, out_type, allow_empty)
+            return fold_to_scalar(a.grid, a._local_part(), fold, mon.stop_of(out_type), mon,
+                                  out_type, allow_empty)
 
         return ScalarExpression(method, (self, mon), out_type, compute, self.grid)
 

@@ -176,7 +176,7 @@ def test_bad_input_is_one_line_and_exit_code_2(command, args, message):
                                   ["--graph", "kron:6", "--seed", -1]],
                          ids=["mangled-file", "grid-mismatch", "option-not-read", "argparse"])
 def test_bad_input_under_mpiexec_exits_2_on_every_rank(args):
-    done = gblas2d("run", "bfs_levels", *args, nprocs=4)
+    done = gblas2d("run", "bfs_levels", *args, nprocs=2)
     assert done.returncode == 2
     # only rank 0 prints the error, in one line
     assert done.stderr.count("gblas2d: error:") == 1, done.stderr
@@ -196,7 +196,7 @@ def test_relabeled_run_answers_in_the_input_labels(tmp_path, algorithm):
     source = ["--source", 5] if algorithm == "bfs_parents" else []
     for out, extra in ((plain, []), (relabeled, ["--relabel"])):
         done = gblas2d("run", algorithm, "--graph", "grid:9:7", *source, "--check",
-                       "--output", out, *extra, nprocs=4)
+                       "--output", out, *extra, nprocs=2)
         assert done.returncode == 0, done.stdout + done.stderr
         assert "check: OK" in done.stdout
     # components are labelled by their smallest input id either way; parent trees may differ
@@ -271,7 +271,7 @@ def test_one_rank_out_of_memory_is_one_line_and_exit_code_2(tmp_path):
         r"with shape \([\d, ]+\) and data type \w+", lines[0]), lines
 
 
-@pytest.mark.parametrize("nprocs", [1, 4])
+@pytest.mark.parametrize("nprocs", [1, 2])
 def test_an_unwritable_output_is_found_before_the_run(tmp_path, nprocs):
     for target, what in ((tmp_path / "missing" / "out.tsv", "no directory"),
                          (tmp_path, "it is a directory")):
@@ -310,7 +310,7 @@ def test_an_edge_list_read_as_undirected(tmp_path):
     edges.write_text("0 1\n1 2\n2 3\n")
     directed = gblas2d("run", "bfs_levels", "--graph", edges, "--source", 3, "--check")
     undirected = gblas2d("run", "bfs_levels", "--graph", edges, "--source", 3, "--check",
-                         "--undirected", nprocs=4)
+                         "--undirected", nprocs=2)
     assert directed.returncode == undirected.returncode == 0, directed.stderr + \
         undirected.stderr
     assert "reached 1 vertices" in directed.stdout
@@ -606,7 +606,7 @@ def test_a_graphalytics_graph_answers_by_its_vertex_ids(tmp_path, directed, npro
 def test_a_graphalytics_source_and_direction_are_checked(tmp_path):
     graph = write_graphalytics(tmp_path, "d", GA_EDGES, GA_IDS, True)
     # 3 is an index of the graph, not an id
-    done = gblas2d("run", "bfs_levels", "--graph", graph, "--source", 3, nprocs=4)
+    done = gblas2d("run", "bfs_levels", "--graph", graph, "--source", 3, nprocs=2)
     assert done.returncode == 2, done.stdout + done.stderr
     assert done.stderr.count("gblas2d: error:") == 1, done.stderr
     assert f"--source 3 is not a vertex of {graph}" in done.stderr
@@ -845,7 +845,7 @@ def test_the_mxv_benchmark_writes_new_runs_where_git_ignores_them(monkeypatch):
     assert ignored.returncode == 0, f"{path} is not ignored by git"
 
 
-@pytest.mark.parametrize("nprocs", [1, 4])
+@pytest.mark.parametrize("nprocs", [1, 2])
 def test_an_edge_list_with_label_ids_answers_by_them(tmp_path, nprocs):
     """Ids far beyond the vertex count are relabeled 0..n-1 and written back (issue 28). A
     declared 10^12 x 10^12 matrix with one entry is held hypersparse: BFS runs on it. What no
