@@ -7,7 +7,7 @@ isolated nodes 0 (as ours)."""
 import networkx as nx
 import numpy as np
 import pytest
-from _graphs import LIBS, assert_dense, from_edges
+from _graphs import RUN_ON, assert_dense, from_edges
 from gblas2d.algorithms import bipartite_sides
 
 
@@ -41,7 +41,7 @@ NOT_BIPARTITE = {
 }
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 @pytest.mark.parametrize("name", BIPARTITE)
 def test_sides_are_networkx_colours(lib, name):
     H = nx.convert_node_labels_to_integers(BIPARTITE[name]())
@@ -54,7 +54,7 @@ def test_sides_are_networkx_colours(lib, name):
     assert_dense(got, want, "INT64", what=name)
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 @pytest.mark.parametrize("name", NOT_BIPARTITE)
 def test_not_bipartite(lib, name):
     H = NOT_BIPARTITE[name]()
@@ -62,7 +62,7 @@ def test_not_bipartite(lib, name):
     assert bipartite_sides(from_networkx(name, H).on(lib)) is None
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 def test_no_vertex(lib):
     g = from_edges("empty", np.array([], int), np.array([], int), np.array([], int), 0)
     got = bipartite_sides(g.on(lib))

@@ -5,7 +5,7 @@ both engines (integer core numbers: exact)."""
 import networkx as nx
 import numpy as np
 import pytest
-from _graphs import ENGINES, LIBS, assert_dense, from_edges, graph
+from _graphs import ENGINES, RUN_ON, assert_dense, from_edges, graph
 from gblas2d.algorithms import Graph, core_number
 
 
@@ -32,7 +32,7 @@ GRAPHS = {
 }
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 @pytest.mark.parametrize("name", GRAPHS)
 def test_matches_networkx(lib, name):
     H = GRAPHS[name]()
@@ -43,14 +43,14 @@ def test_matches_networkx(lib, name):
     assert_dense(got, want, "INT64", what=name)
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 def test_symmetric_matrix_as_directed_graph_doubles_the_cores(lib):
     # A bare Matrix is a directed graph: each undirected edge, stored both ways, counts twice.
     H = nx.karate_club_graph()
     assert_dense(core_number(from_networkx("karate", H).on(lib)), 2 * networkx_cores(H), "INT64")
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 def test_self_loops_and_isolates(lib):
     # The LAGraph karate file is symmetric; self loops (ignored) and three isolated vertices
     # (core 0) added.
@@ -64,7 +64,7 @@ def test_self_loops_and_isolates(lib):
     assert_dense(core_number(Graph(A, "undirected")), want, "INT64")
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 def test_empty(lib):
     cores = core_number(ENGINES[lib].Matrix("BOOL", 0, 0))
     assert (cores.size, cores.nvals, cores.dtype.name) == (0, 0, "INT64")

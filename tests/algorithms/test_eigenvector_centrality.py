@@ -7,7 +7,7 @@ engines."""
 import networkx as nx
 import numpy as np
 import pytest
-from _graphs import ENGINES, LIBS, assert_same_error_everywhere, from_edges, graph
+from _graphs import ENGINES, RUN_ON, assert_same_error_everywhere, from_edges, graph
 from gblas2d.algorithms import eigenvector_centrality
 
 from gblas2d.exceptions import ConvergenceFailure, DimensionMismatch, InvalidValue
@@ -31,7 +31,7 @@ def principal(dense):
     return x / (np.sign(x.sum()) * np.linalg.norm(x))
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 @pytest.mark.parametrize("seed", range(2))
 def test_matches_numpy_eigenvector(lib, seed):
     g = strongly_connected(seed)
@@ -40,7 +40,7 @@ def test_matches_numpy_eigenvector(lib, seed):
     np.testing.assert_allclose(x.to_dense(), principal(g.csr.toarray()), rtol=0, atol=1e-9)
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 @pytest.mark.parametrize("name", ["karate", "rand-dir-int"])
 def test_matches_networkx(lib, name):
     g = graph(name)
@@ -50,7 +50,7 @@ def test_matches_networkx(lib, name):
     np.testing.assert_allclose(got.to_dense(), [want[v] for v in range(g.n)], atol=1e-12)
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 def test_start_vector(lib):
     g = strongly_connected(0)
     D = nx.from_scipy_sparse_array(g.csr, create_using=nx.DiGraph)

@@ -16,6 +16,7 @@ import scipy.sparse as sp
 from _graphs import (
     ENGINES,
     LIBS,
+    RUN_ON,
     UNDER_MPI,
     agreed,
     assert_same_error_everywhere,
@@ -101,7 +102,7 @@ def test_rrr_sets_match_separate_searches(name, probability):
         check(result, want, g.n, f"{lib} {name} p={probability}")
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 @pytest.mark.parametrize("name", ["rand-undir-float", "karate"])
 def test_unfused_baseline_draws_the_same_samples(lib, name):
     # One color per frontier column: the same RRR sets, and every edge visit is per color.
@@ -114,7 +115,7 @@ def test_unfused_baseline_draws_the_same_samples(lib, name):
     assert fused < unfused  # the fused run saves work on these graphs
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 def test_weights_as_probabilities(lib):
     # Edge weights in [0, 1], exactly 0 and 1 included.
     g = graph("rand-dir-sparse-float")
@@ -126,7 +127,7 @@ def test_weights_as_probabilities(lib):
     check(fused_bpt(A, sources, "weight", 3), bpt_ref(csr, sources, "weight", 3), g.n, lib)
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 def test_certain_and_impossible_edges(lib):
     # p = 1: the RRR set is everything that reaches the source; p = 0: the source alone.
     g = graph("rand-dir-int")
@@ -224,7 +225,7 @@ def test_influence_against_monte_carlo(k):
     assert simulated >= (1 - 1 / math.e) * best, (simulated, best)
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 def test_influence_on_a_certain_graph(lib):
     # p = 1 on two stars (hubs 0 and 7) and an isolated vertex: the hubs come first, bigger star
     # first, then the smallest ids that add nothing.

@@ -5,7 +5,7 @@ Graph used twice transposes once."""
 import graphblas as grb
 import numpy as np
 import pytest
-from _graphs import LIBS, agreed, assert_dense, assert_same_error_everywhere, graph
+from _graphs import RUN_ON, agreed, assert_dense, assert_same_error_everywhere, graph
 from gblas2d.algorithms import (
     Graph,
     betweenness_centrality,
@@ -19,7 +19,7 @@ import gblas2d as gb
 from gblas2d.exceptions import DimensionMismatch, InvalidValue
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 @pytest.mark.parametrize("name", ["rand-dir-int", "rand-undir-float", "west0067-abs"])
 def test_cached_properties_match_scipy(lib, name):
     g = graph(name)
@@ -55,7 +55,7 @@ def test_a_symmetric_generator_needs_no_transpose():
     assert agreed(AT is A and rec.bytes() == 0)
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 def test_algorithms_answer_the_same_given_a_graph(lib):
     g = graph("rand-dir-int")
     A = g.on(lib)

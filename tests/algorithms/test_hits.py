@@ -10,7 +10,7 @@ against it atol 1e-6.
 import networkx as nx
 import numpy as np
 import pytest
-from _graphs import ENGINES, LIBS, assert_same_error_everywhere, from_edges, graph
+from _graphs import ENGINES, RUN_ON, assert_same_error_everywhere, from_edges, graph
 from gblas2d.algorithms import hits
 
 from gblas2d.exceptions import ConvergenceFailure, DimensionMismatch, InvalidValue
@@ -32,7 +32,7 @@ def weighted_digraph(seed):
     return from_edges(f"w{seed}", rows, cols, rng.uniform(0.5, 2.0, 160), n)
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 @pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize("normalized", [True, False])
 def test_matches_svd(lib, seed, normalized):
@@ -44,7 +44,7 @@ def test_matches_svd(lib, seed, normalized):
     np.testing.assert_allclose(a.to_dense(), want_a, rtol=0, atol=1e-9)
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 def test_matches_networkx_on_karate(lib):
     g = graph("karate")
     H = nx.from_scipy_sparse_array(g.csr)  # weights as the LAGraph file has them
@@ -54,7 +54,7 @@ def test_matches_networkx_on_karate(lib):
     np.testing.assert_allclose(a.to_dense(), [want_a[v] for v in range(g.n)], atol=1e-6)
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 def test_start_vector_changes_nothing_but_the_path(lib):
     g = weighted_digraph(0)
     start = ENGINES[lib].Vector.from_coo(np.arange(g.n), np.arange(1.0, g.n + 1), size=g.n)

@@ -6,7 +6,7 @@ with tol=1e-13 per vertex and alpha * spectral radius <= 0.5 the iteration is wi
 import networkx as nx
 import numpy as np
 import pytest
-from _graphs import ENGINES, LIBS, assert_same_error_everywhere, from_edges, graph
+from _graphs import ENGINES, RUN_ON, assert_same_error_everywhere, from_edges, graph
 from gblas2d.algorithms import katz_centrality
 
 from gblas2d.exceptions import ConvergenceFailure, DimensionMismatch, InvalidValue
@@ -26,7 +26,7 @@ def exact(g, alpha, beta):
     return x / np.linalg.norm(x)
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 @pytest.mark.parametrize("seed", range(2))
 def test_matches_exact_solution(lib, seed):
     g = weighted_digraph(seed)
@@ -35,7 +35,7 @@ def test_matches_exact_solution(lib, seed):
     np.testing.assert_allclose(x.to_dense(), exact(g, 0.1, 1.0), rtol=0, atol=1e-10)
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 @pytest.mark.parametrize("normalized", [True, False])
 def test_matches_networkx(lib, normalized):
     g = weighted_digraph(2)
@@ -48,7 +48,7 @@ def test_matches_networkx(lib, normalized):
     np.testing.assert_allclose(got.to_dense(), [want[v] for v in range(g.n)], atol=1e-12)
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 def test_karate_unweighted_against_networkx(lib):
     g = graph("karate")
     pattern = from_edges("karate-pattern", *g.csr.nonzero(), np.ones(g.csr.nnz), g.n)

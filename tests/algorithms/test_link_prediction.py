@@ -12,7 +12,7 @@ import math
 import networkx as nx
 import numpy as np
 import pytest
-from _graphs import ENGINES, LIBS, assert_same_error_everywhere, graph
+from _graphs import ENGINES, RUN_ON, assert_same_error_everywhere, graph
 from gblas2d.algorithms import link_prediction
 
 from gblas2d.exceptions import DimensionMismatch, InvalidValue
@@ -57,7 +57,7 @@ def run(lib, G, pairs, method):
                     strict=True))
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 @pytest.mark.parametrize("method", list(REFERENCE))
 def test_matches_networkx(lib, method):
     karate, looped = nx.karate_club_graph(), looped_graph()

@@ -5,7 +5,7 @@ both engines (integer layers: exact)."""
 import networkx as nx
 import numpy as np
 import pytest
-from _graphs import ENGINES, LIBS, assert_dense, from_edges
+from _graphs import ENGINES, RUN_ON, assert_dense, from_edges
 from gblas2d.algorithms import Graph, onion_layers
 
 
@@ -31,7 +31,7 @@ GRAPHS = {
 }
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 @pytest.mark.parametrize("name", GRAPHS)
 def test_matches_networkx(lib, name):
     H = GRAPHS[name]()
@@ -41,14 +41,14 @@ def test_matches_networkx(lib, name):
     assert_dense(onion_layers(Graph(A, "undirected")), want, "INT64", what=name)
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 def test_self_loops_ignored(lib):
     H = nx.karate_club_graph()
     A = from_networkx("karate-loops", H, loops=[0, 5, 33]).on(lib)
     assert_dense(onion_layers(Graph(A, "undirected")), networkx_layers(H), "INT64")
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 def test_empty(lib):
     layers = onion_layers(ENGINES[lib].Matrix("BOOL", 0, 0))
     assert (layers.size, layers.nvals, layers.dtype.name) == (0, 0, "INT64")

@@ -3,7 +3,7 @@
 
 import numpy as np
 import pytest
-from _graphs import ENGINES, LIBS, assert_dense, assert_same_error_everywhere
+from _graphs import ENGINES, RUN_ON, assert_dense, assert_same_error_everywhere
 from gblas2d.algorithms import pointer_jumping
 
 from gblas2d.exceptions import IndexOutOfBound, InvalidValue
@@ -21,7 +21,7 @@ def vector(lib, values, dtype="INT64"):
                                         size=len(values))
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 @pytest.mark.parametrize("seed", range(4))
 def test_random_forests(lib, seed):
     # Trees of every depth, ids scattered so parents are both smaller and larger than children.
@@ -36,7 +36,7 @@ def test_random_forests(lib, seed):
     assert_dense(pointer_jumping(vector(lib, parent)), want, "INT64", what=lib)
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 @pytest.mark.parametrize("n", [1, 2, 3, 257])
 def test_one_long_path(lib, n):
     # The deepest tree: n-1 -> n-2 -> ... -> 0 needs every one of the ceil(log2 n) rounds.
@@ -44,7 +44,7 @@ def test_one_long_path(lib, n):
     assert_dense(pointer_jumping(vector(lib, parent)), np.zeros(n, np.int64), "INT64")
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 def test_keeps_the_dtype_and_the_input(lib):
     parent = np.array([0, 0, 1, 3, 3, 4], dtype=np.uint32)
     p = vector(lib, parent, "UINT32")

@@ -5,7 +5,7 @@ equal exactly (tolerance 0). Self loops are ignored; isolated vertices and leave
 import networkx as nx
 import numpy as np
 import pytest
-from _graphs import LIBS, assert_dense, from_edges
+from _graphs import RUN_ON, assert_dense, from_edges
 from gblas2d.algorithms import Graph, square_clustering
 
 
@@ -33,7 +33,7 @@ GRAPHS = {
 }
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 @pytest.mark.parametrize("name", GRAPHS)
 def test_matches_networkx(lib, name):
     H, g = from_networkx(name, GRAPHS[name]())
@@ -42,7 +42,7 @@ def test_matches_networkx(lib, name):
     assert_dense(got, [want[v] for v in range(len(H))], "FP64", missing=None, what=name)
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 def test_known_answers(lib):
     # a 4-cycle closes its one square at every vertex; a path closes none
     _, cycle = from_networkx("c4", nx.cycle_graph(4))

@@ -15,6 +15,7 @@ import pytest
 from _graphs import (
     ENGINES,
     LIBS,
+    RUN_ON,
     WEIGHTED,
     assert_agreed,
     assert_dense,
@@ -92,7 +93,7 @@ def test_negative_weights_without_a_cycle(seed):
         assert "non-negative" in str(exc.value)
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 def test_negative_cycle_only_when_reachable(lib):
     # 0 -> 1 <-> 2 with weight 2 - 4 = -2 around the cycle; 5 -> 6 cannot reach it; vertex 8
     # has a negative self loop, reachable from 7.
@@ -134,7 +135,7 @@ def test_unit_weights_give_the_bfs_levels(name, method):
             assert_dense(bfs_levels(unit.on(lib), s), levels_ref(g, s), "INT64")
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("dtype,weight,dist_type", [("INT8", 100, "INT64"),
                                                      ("UINT8", 200, "INT64"),
@@ -147,7 +148,7 @@ def test_narrow_weights_widen(lib, method, dtype, weight, dist_type):
     assert_dense(sssp(A, 0, method), want, dist_type, rtol=1e-12 if dtype == "FP32" else 0)
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 @pytest.mark.parametrize("method", METHODS)
 def test_zero_weights_are_edges(lib, method):
     # A stored zero is an edge of weight zero (SciPy would drop it), also around a cycle.
@@ -156,7 +157,7 @@ def test_zero_weights_are_edges(lib, method):
     assert_dense(sssp(A, 0, method), [0, 0, 2, 2, -1], "INT64")
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 @pytest.mark.parametrize("method", METHODS)
 def test_no_edges(lib, method):
     A = ENGINES[lib].Matrix("FP64", 3, 3)
@@ -183,7 +184,7 @@ def deadline(seconds):
         signal.signal(signal.SIGALRM, previous)
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 def test_bucket_boundary_rounding(lib):
     # With these two floats, a // delta * delta + delta rounds to a itself: the bucket computed
     # for the distance a ends at a and does not hold it. Delta-stepping must still settle it.
@@ -197,7 +198,7 @@ def test_bucket_boundary_rounding(lib):
 
 
 @pytest.mark.serial_only  # a hang there would hold every rank until the launcher's timeout
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 def test_bucket_narrower_than_the_float_spacing(lib):
     # Distances near 1e17 are 16 apart as floats, so with delta = 1 every bucket [d, d + 1)
     # rounds to the empty [d, d). Bellman-Ford gives the answer.

@@ -4,7 +4,7 @@ labelled by its smallest vertex id, on both engines (integer labels: exact)."""
 import networkx as nx
 import numpy as np
 import pytest
-from _graphs import ENGINES, LIBS, PATTERNS, assert_dense, from_edges, graph
+from _graphs import ENGINES, LIBS, PATTERNS, RUN_ON, assert_dense, from_edges, graph
 from gblas2d.algorithms import strongly_connected_components
 from scipy.sparse import csgraph
 
@@ -30,7 +30,7 @@ def test_matches_scipy_strong_components(name):
         assert_dense(strongly_connected_components(g.on(lib)), want, "INT64", what=lib)
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 @pytest.mark.parametrize("seed", range(3))
 def test_matches_networkx(lib, seed):
     D = nx.gnp_random_graph(60, 0.04, seed=seed, directed=True)
@@ -41,7 +41,7 @@ def test_matches_networkx(lib, seed):
     assert_dense(strongly_connected_components(from_networkx("gnp", D).on(lib)), want, "INT64")
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 def test_shapes(lib):
     # A path whose ids fall along its edges (19 -> 18 -> ... -> 10: one vertex a round), two
     # cycles joined one way (0..4 and 5..9, with 4 -> 5), a self loop (20) and an isolate (21).
@@ -55,7 +55,7 @@ def test_shapes(lib):
     assert_dense(strongly_connected_components(g.on(lib)), want, "INT64")
 
 
-@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("lib", RUN_ON)
 def test_one_vertex_and_empty(lib):
     one = from_edges("one", [], [], np.array([], int), 1)
     assert_dense(strongly_connected_components(one.on(lib)), [0], "INT64")
