@@ -21,13 +21,20 @@ LIBS = (gb, G)
 
 @contextmanager
 def backend_in_use(name):
-    """The local backend ``name`` for the block, the previous one put back after it."""
+    """The local backend ``name`` for the block, the previous one put back after it; it takes
+    the tests' small operands too (SuiteSparse's ``SMALL_PUSH`` and ``SMALL_BLOCK`` leave
+    them to numpy otherwise)."""
+    from gblas2d.local.backends import suitesparse
+
     previous = backends.backend_name()
+    small = suitesparse.SMALL_PUSH, suitesparse.SMALL_BLOCK
     backends.set_backend(name)
+    suitesparse.SMALL_PUSH = suitesparse.SMALL_BLOCK = 0
     try:
         yield name
     finally:
         backends.set_backend(previous)
+        suitesparse.SMALL_PUSH, suitesparse.SMALL_BLOCK = small
 
 
 def agreed(ok):

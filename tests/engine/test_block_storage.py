@@ -9,7 +9,7 @@ import gc
 
 import numpy as np
 import pytest
-from _helpers import agreed
+from _helpers import agreed, backend_in_use
 
 import gblas2d as gb
 from gblas2d import backends, semiring, unary
@@ -17,10 +17,9 @@ from gblas2d import backends, semiring, unary
 
 @pytest.fixture
 def suitesparse():
-    previous = backends.backend_name()
-    backends.set_backend("suitesparse")
-    yield
-    backends.set_backend(previous)
+    # (every block adopted, however small: the tests' blocks are)
+    with backend_in_use("suitesparse"):
+        yield
 
 
 def weighted(n=200, seed=3):
@@ -40,6 +39,24 @@ def test_a_new_block_is_held_once(suitesparse):
     x = gb.Vector.from_coo([0, 7, 11], [1.0, 2.0, 3.0], size=200)
     expected = gb.Matrix.from_coo(r, c, v, nrows=200, ncols=200).mxv(x, semiring.plus_times)
     assert A.mxv(x, semiring.plus_times).new().isequal(expected.new())
+
+
+def test_a_small_block_stays_numpys():
+    """Below SMALL_BLOCK entries a block keeps its own arrays: handing them over costs more
+    than the words it would save, and a product that wants it imports a copy."""
+    from gblas2d.local.backends import suitesparse
+
+    with backend_in_use("suitesparse"):
+        suitesparse.SMALL_BLOCK = 2048
+        r, c, v = weighted()
+        A = gb.Matrix.from_coo(r[:500], c[:500], v[:500], nrows=200, ncols=200)
+        held = backends.held_bytes(A.block)
+        assert agreed("suitesparse" not in A.block.derived and A.block.cols.flags.owndata and
+                      held["suitesparse"] == 0)
+        x = gb.Vector.from_coo([0, 7, 11], [1.0, 2.0, 3.0], size=200)
+        with backend_in_use("numpy"):
+            expected = A.mxv(x, semiring.plus_times).new()
+        assert A.mxv(x, semiring.plus_times).new().isequal(expected)
 
 
 def test_views_of_a_block_outlive_its_matrix(suitesparse):

@@ -157,18 +157,19 @@ def _write(L, out, expr, mask, kind, accum, replace, opts=None):
 
 @contextmanager
 def local_kernels(name):
-    """Run with backend ``name``; SuiteSparse takes every push, however small, so its push
-    path is the one tested."""
+    """Run with backend ``name``; SuiteSparse takes every push, write and element-wise op,
+    however small, so its paths are the ones tested."""
     from gblas2d.local.backends import suitesparse
 
-    previous, small = backends.backend_name(), suitesparse.SMALL_PUSH
+    previous = backends.backend_name()
+    small = suitesparse.SMALL_PUSH, suitesparse.SMALL_BLOCK
     backends.set_backend(name)
-    suitesparse.SMALL_PUSH = 0
+    suitesparse.SMALL_PUSH = suitesparse.SMALL_BLOCK = 0
     try:
         yield
     finally:
         backends.set_backend(previous)
-        suitesparse.SMALL_PUSH = small
+        suitesparse.SMALL_PUSH, suitesparse.SMALL_BLOCK = small
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

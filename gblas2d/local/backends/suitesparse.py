@@ -84,6 +84,14 @@ def _index_offset(op_name, x_first, out_offset, in_offset):
 SMALL_PUSH = 4096
 
 
+# Blocks of fewer entries than this stay numpy's. A write or an element-wise op of them costs
+# less as numpy's sorted merge than as a python-graphblas call, whose import, copy and export
+# alone take ~100 us (a write of 20 entries into 60: 134 us in numpy against 352; of 4,000 into
+# 12,000: 1.7 ms against 0.6); and handing such a block to SuiteSparse when it is made
+# (``adopt``, ~50 us) saves only its few words, where a product that wants it imports a copy.
+SMALL_BLOCK = 2048
+
+
 def small_push_in_numpy(block, orient):
     """Whether a push over fewer than SMALL_PUSH edges runs in numpy: not when it would have
     to build the block's CSC (mxv reads the block by columns) while SuiteSparse already holds
@@ -129,9 +137,10 @@ def adopt(block):
     """Take over a new block's arrays as its copy by rows (the interface of ``backends``),
     without copying them: the block's CSR is then SuiteSparse's, and the block reads it
     through views that keep the GraphBLAS matrix, the memory's owner, alive. Only a block
-    whose arrays are its alone (``Block.sole``), before anything else has seen them; its
-    values go too unless they are one value."""
-    if not (block.sole and block.nvals and _native(block.values.dtype)) or \
+    whose arrays are its alone (``Block.sole``), before anything else has seen them, and not
+    a small one (``SMALL_BLOCK``); its values go too unless they are one value."""
+    small = block.nvals < max(SMALL_BLOCK, 1)
+    if small or not (block.sole and _native(block.values.dtype)) or \
             "suitesparse" in block.derived:
         return
     # Every new block comes through here: no pass over its values to look for one value (a
@@ -443,12 +452,12 @@ def _accepts_spgemm(a, b, semiring, a_dtype, b_dtype, **_):
 
 
 def _accepts_write_block(c, t, mask, accum, replace, dtype):
-    # Only a masked write of two non-empty blocks of the output's type gains: SuiteSparse
-    # works on a copy of C, which the unmasked forms do not need.
+    # Only a masked write of two non-empty blocks of the output's type, not both small, gains:
+    # SuiteSparse works on a copy of C, which the unmasked forms do not need.
     plain = accum is None or _is_builtin(accum, builtin_binary, grb.binary)
-    return plain and bool(c.nvals and t.nvals) and mask is not None and \
-        bool(mask.block.nvals) and c.values.dtype == t.values.dtype == np.dtype(dtype) and \
-        _native(dtype)
+    return plain and bool(c.nvals and t.nvals) and c.nvals + t.nvals >= SMALL_BLOCK and \
+        mask is not None and bool(mask.block.nvals) and \
+        c.values.dtype == t.values.dtype == np.dtype(dtype) and _native(dtype)
 
 
 def _accepts_select_values(block, op, thunk):
@@ -470,7 +479,8 @@ def _accepts_ewise_block(a, b, binop, kind, in_types, out_type, defaults):
     same_types = a.values.dtype == in_types[0] and b.values.dtype == in_types[1] and \
         in_types[0] == in_types[1]
     return kind != "union" and _is_builtin(binop, builtin_binary, grb.binary) and same_types \
-        and bool(a.nvals and b.nvals) and _native(in_types[0]) and _native(out_type)
+        and bool(a.nvals and b.nvals) and a.nvals + b.nvals >= SMALL_BLOCK and \
+        _native(in_types[0]) and _native(out_type)
 
 
 def _accepts_reduce_rows(block, monoid, out_dtype, *, bitmap=False):
