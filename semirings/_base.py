@@ -316,6 +316,7 @@ class Monoid(Operator):
         self.ufunc = ufunc
         self.is_any = any
         self._terminal = terminal
+        self._outputs = {}
 
     def _typed_copy(self, dtype):
         typed = super()._typed_copy(dtype)
@@ -359,7 +360,13 @@ class Monoid(Operator):
         return self.binaryop._call_on_numbers(*args)
 
     def output_type(self, dtype):
-        return self.binaryop.output_type(dtype, dtype)
+        # remembered by type: a small reduction asks four times, and each answer costs more
+        # than the fold of a few values (a typed copy shares the dict: its type is in the key)
+        key = (self.type, dtype)
+        found = self._outputs.get(key)
+        if found is None:
+            found = self._outputs[key] = self.binaryop.output_type(dtype, dtype)
+        return found
 
     def combine(self, x, y):
         """Element-wise ``x (+) y``."""
