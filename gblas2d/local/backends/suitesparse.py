@@ -84,11 +84,13 @@ def _index_offset(op_name, x_first, out_offset, in_offset):
 SMALL_PUSH = 4096
 
 
-# Blocks of fewer entries than this stay numpy's. A write or an element-wise op of them costs
-# less as numpy's sorted merge than as a python-graphblas call, whose import, copy and export
-# alone take ~100 us (a write of 20 entries into 60: 134 us in numpy against 352; of 4,000 into
-# 12,000: 1.7 ms against 0.6); and handing such a block to SuiteSparse when it is made
-# (``adopt``, ~50 us) saves only its few words, where a product that wants it imports a copy.
+# Blocks of fewer entries than this stay numpy's. A write, an element-wise op, a row
+# reduction, a select or a transpose of them costs less in numpy than as a python-graphblas
+# call, whose import, copy and export alone take ~100 us (a write of 20 entries into 60: 134 us
+# in numpy against 352; of 4,000 into 12,000: 1.7 ms against 0.6; of 1,000 entries, a row
+# reduction 99 us against 140, a select 81 against 148, a transpose 23 against 71); and handing
+# such a block to SuiteSparse when it is made (``adopt``, ~50 us) saves only its few words,
+# where a product that wants it imports a copy.
 SMALL_BLOCK = 2048
 
 
@@ -471,7 +473,7 @@ def _accepts_select_values(block, op, thunk):
             np.iinfo(dtype).min <= thunk <= np.iinfo(dtype).max
     builtin = getattr(builtin_select, op.name, None)
     return builtin is not None and builtin.func is op.func and op.name.startswith("value") and \
-        exact and bool(block.nvals)
+        exact and bool(block.nvals) and block.nvals >= SMALL_BLOCK
 
 
 def _accepts_ewise_block(a, b, binop, kind, in_types, out_type, defaults):
@@ -487,7 +489,8 @@ def _accepts_reduce_rows(block, monoid, out_dtype, *, bitmap=False):
     # A builtin monoid on a block SuiteSparse holds sparse, as python-graphblas holds such a
     # matrix; one it would hold as a bitmap folds in index order, numpy's.
     if getattr(builtin_monoids, monoid.name, None) is not monoid or bitmap or \
-            not block.nvals or block.values.dtype != out_dtype or not _native(out_dtype):
+            not block.nvals or block.nvals < SMALL_BLOCK or block.values.dtype != out_dtype or \
+            not _native(out_dtype):
         return False
     try:
         getattr(grb.monoid, monoid.name)[np.dtype(out_dtype).name]
@@ -497,7 +500,7 @@ def _accepts_reduce_rows(block, monoid, out_dtype, *, bitmap=False):
 
 
 def _accepts_transpose_block(block):
-    return bool(block.nvals) and _native(block.values.dtype)
+    return block.nvals >= max(SMALL_BLOCK, 1) and _native(block.values.dtype)
 
 
 _ACCEPTS = {"spmv": _accepts_spmv, "spgemm": _accepts_spgemm,
