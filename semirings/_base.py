@@ -339,9 +339,14 @@ class Monoid(Operator):
     def identity_of(self, dtype):
         """The identity as a numpy scalar of ``dtype``; a typed monoid's is of its output type
         whatever ``dtype`` is (``monoid.lor[INT8]`` folds, and starts, in BOOL)."""
-        t = lookup_dtype(dtype) if self.type is None else self.output_type(self.type)
+        t = self._fold_type(dtype)
         value = self._identity(t) if callable(self._identity) else self._identity
         return t.np_type.type(value)
+
+    def _fold_type(self, dtype):
+        """The type a fold of ``dtype`` values runs in: ``dtype``, or a typed monoid's output
+        type whatever ``dtype`` is."""
+        return lookup_dtype(dtype) if self.type is None else self.output_type(self.type)
 
     def stop_of(self, dtype):
         """A test of a running fold in ``dtype`` that is true once no further value can change
@@ -351,7 +356,7 @@ class Monoid(Operator):
             return lambda acc: True
         if self._terminal is None:
             return None
-        t = lookup_dtype(dtype) if self.type is None else self.output_type(self.type)
+        t = self._fold_type(dtype)
         value = self._terminal(t) if callable(self._terminal) else self._terminal
         terminal = t.np_type.type(value)
         return lambda acc: acc == terminal

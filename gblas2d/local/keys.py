@@ -126,9 +126,9 @@ def fold_until(fold, stop, values, present=None):
     """``fold`` of ``values`` (of those where ``present`` is True, for a bitmap), or None when
     there is none. With a ``stop`` test (``Monoid.stop_of``) the values are folded in chunks
     that grow fourfold and the fold ends after the first chunk whose running result passes it:
-    a visited set's ``lor`` reads one chunk, not its million entries (2.5 ms -> 20 us), and
-    a fold that never stops reads every value once more in chunk overheads only (one per 4x)."""
-    if stop is None or len(values) <= _FIRST_CHUNK:
+    a visited set's ``lor`` reads one chunk, not its million entries (``v.reduce(lor)``:
+    2.5 ms -> 36 us), and a fold that never stops pays only a call per chunk (one per 4x)."""
+    if stop is None:
         held = values if present is None else values[np.flatnonzero(present)]
         return fold(held) if len(held) else None
     acc, start, step = None, 0, _FIRST_CHUNK

@@ -12,7 +12,6 @@ Nothing here branches on the rank.
 """
 
 import os
-from contextlib import contextmanager
 
 import graphblas as G
 import numpy as np
@@ -25,6 +24,7 @@ from _helpers import (
     assert_same_matrix,
     assert_same_scalar,
     assert_same_vector,
+    backend_in_use,
     g_accepts,
     mask_of,
     mat_pair,
@@ -155,23 +155,6 @@ def _write(L, out, expr, mask, kind, accum, replace, opts=None):
 # mxv / vxm
 
 
-@contextmanager
-def local_kernels(name):
-    """Run with backend ``name``; SuiteSparse takes every push, write and element-wise op,
-    however small, so its paths are the ones tested."""
-    from gblas2d.local.backends import suitesparse
-
-    previous = backends.backend_name()
-    small = suitesparse.SMALL_PUSH, suitesparse.SMALL_BLOCK
-    backends.set_backend(name)
-    suitesparse.SMALL_PUSH = suitesparse.SMALL_BLOCK = 0
-    try:
-        yield
-    finally:
-        backends.set_backend(previous)
-        suitesparse.SMALL_PUSH, suitesparse.SMALL_BLOCK = small
-
-
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", SEMIRINGS)
 @examples(serial=50)
@@ -229,7 +212,7 @@ def test_mxv_vxm_semirings(backend, name, nrows, ncols, seed, dens_a, dens_x, ki
                          kind, None, replace) for n in (lo_name, hi_name)]
     for opts in ENGINE_OPTS:
         w = vec_pair(w_idx, w_vals, out_dtype, out_size)
-        with local_kernels(backend):
+        with backend_in_use(backend):
             got = _write(gb, w, product(name), mask, kind, _accum(gb, accum, out_dtype),
                          replace, opts)
         what = f"{orient} {name}[{dtype}] mask={kind} accum={accum} replace={replace} {opts}"
@@ -261,7 +244,7 @@ def test_products_of_a_symmetric_matrix(backend, name, n, seed, dens_x, orient, 
     out_dtype = product(G).dtype.name
     expected = _write(G, vec_pair([], [], out_dtype, n), product, mask, kind, None, False)
     for opts in ENGINE_OPTS:
-        with local_kernels(backend):
+        with backend_in_use(backend):
             got = _write(gb, vec_pair([], [], out_dtype, n), product, mask, kind, None, False,
                          opts)
         assert_same_vector(got, expected, structure_only=name == "any_pair",
@@ -361,7 +344,7 @@ def test_mxm(backend, shape, m, k, p, seed, dens_a, dens_b, kind, accum, replace
         return mat_pair(*c_coo, out_dtype, m, p)
 
     expected = _write(G, fresh(), expr, mask, kind, acc_G, replace)
-    with local_kernels(backend):
+    with backend_in_use(backend):
         got = _write(gb, fresh(), expr, mask, kind, _accum(gb, accum, out_dtype), replace,
                      {"scheme": None if name in POSITIONAL else scheme, "direction": direction})
     assert_same_matrix(got, expected, what=f"mxm {name}[{dtype}] mask={kind} accum={accum} "
@@ -378,7 +361,7 @@ def test_masked_product_result_obeys_later_masks(backend):
         A = L.Matrix.from_coo(rows, cols, [1.0, 2.0, 3.0], nrows=3, ncols=3)
         M = L.Matrix.from_coo([0, 1, 2, 0], [1, 2, 0, 2], True, nrows=3, ncols=3)
         C = L.Matrix(float, 3, 3)
-        with local_kernels(backend if L is gb else backends.backend_name()):
+        with backend_in_use(backend if L is gb else backends.backend_name()):
             C(M.S) << A.mxm(A, L.semiring.plus_times)
         D = L.Matrix(float, 3, 3)
         D(L.Matrix.from_coo([0], [0], True, nrows=3, ncols=3).S) << C
@@ -486,7 +469,7 @@ def test_matrix_ewise(backend, m, n, seed, da, db, dta, same, dtb, opname, metho
     coo = c.G.to_coo()
     expected = _write(G, mat_pair(*coo, out_dtype, m, n), lambda L: e(L, a.G, b.G), mask, kind,
                       acc_G, replace)
-    with local_kernels(backend):
+    with backend_in_use(backend):
         got = _write(gb, mat_pair(*coo, out_dtype, m, n), lambda L: e(L, a.gb, b.gb), mask,
                      kind, _accum(gb, accum, out_dtype), replace)
     assert_same_matrix(got, expected, what=f"ewise_{method} {opname} {dta},{dtb} ({ld},{rd}) "

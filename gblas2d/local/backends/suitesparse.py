@@ -141,9 +141,8 @@ def adopt(block):
     through views that keep the GraphBLAS matrix, the memory's owner, alive. Only a block
     whose arrays are its alone (``Block.sole``), before anything else has seen them, and not
     a small one (``SMALL_BLOCK``); its values go too unless they are one value."""
-    small = block.nvals < max(SMALL_BLOCK, 1)
-    if small or not (block.sole and _native(block.values.dtype)) or \
-            "suitesparse" in block.derived:
+    if not block.nvals or block.nvals < SMALL_BLOCK or \
+            not (block.sole and _native(block.values.dtype)) or "suitesparse" in block.derived:
         return
     # Every new block comes through here: no pass over its values to look for one value (a
     # block's values go over as they are, sharing, so one value would save nothing).
@@ -500,7 +499,7 @@ def _accepts_reduce_rows(block, monoid, out_dtype, *, bitmap=False):
 
 
 def _accepts_transpose_block(block):
-    return block.nvals >= max(SMALL_BLOCK, 1) and _native(block.values.dtype)
+    return bool(block.nvals) and block.nvals >= SMALL_BLOCK and _native(block.values.dtype)
 
 
 _ACCEPTS = {"spmv": _accepts_spmv, "spgemm": _accepts_spgemm,
