@@ -18,13 +18,20 @@ import numpy as np
 from ..exceptions import InvalidValue
 from ..local import backends
 from ..local.block import Block, BlockMask
-from ..local.keys import keys_fit, reduce_sorted, run_starts
+from ..local.keys import keys_fit, run_starts
 from ..local.piece import Piece
-from ..semirings import binary, folds_to_itself, monoid
+from ..semirings import binary, folds_to_itself, monoid, select
 from . import redistribute as redist
 from .exchange import fold_segment
 
 __all__ = ["DistMatrix"]
+
+# The builtin position tests, each with the multiples of the block's row and column offsets
+# that move its thunk to block-local positions: ``col <= row + t`` (tril) holds where
+# ``local col <= local row + t + row offset - col offset``; ``row <= t`` (rowle) where
+# ``local row <= t - row offset``.
+_LOCAL_THUNK = {**dict.fromkeys(("tril", "triu", "diag", "offdiag"), (1, -1)),
+                "rowle": (-1, 0), "rowgt": (-1, 0), "colle": (0, -1), "colgt": (0, -1)}
 
 
 class DistMatrix:
@@ -234,11 +241,7 @@ class DistMatrix:
             # numpy's in that order (semirings/_ordered.py)
             idx, vals = backends.run("reduce_rows", b, mon, out_type.np_type, bitmap=bitmap)
         else:
-            ids, ptr, _, vals = b.by_cols()
-            counts = np.diff(ptr)
-            cols = np.repeat(np.arange(len(counts), dtype=np.int64) if ids is None else ids,
-                             counts)
-            idx, vals = reduce_sorted(cols, vals, mon)
+            idx, vals = backends.run("reduce_cols", b, mon, out_type.np_type)
         n = self.nrows if axis == "row" else self.ncols
         vals = vals.astype(out_type.np_type, copy=False)
         idx, vals, _ = fold_segment(self.grid, n, idx, vals, mon, out_type.np_type, axis)
@@ -295,6 +298,20 @@ class DistMatrix:
     def select_values(self, op, thunk):
         """This rank's block of the entries the value-reading IndexUnaryOp ``op`` keeps."""
         return backends.run("select_values", self.block, op, thunk)
+
+    def select_positions(self, op, thunk):
+        """This rank's block of the entries a builtin position test keeps (``tril``,
+        ``rowle``, ...: ``_LOCAL_THUNK``), or None for another op. The test is run on the
+        block's own positions, its thunk moved by the block's offsets, so no global position
+        of an entry is made."""
+        shift = _LOCAL_THUNK.get(op.name)
+        if shift is None or getattr(select, op.name).func is not op.func:
+            return None
+        rows, cols = shift
+        local = int(np.int64(thunk)) + rows * self.row_offset + cols * self.col_offset
+        # (block-local positions are below 2^60: a thunk beyond int64 decides as its bound)
+        local = min(max(local, -2**63), 2**63 - 1)
+        return backends.run("select_positions", self.block, op, local)
 
     def fill_value(self, value):
         """Collective. Every position holds ``value``: each rank fills its own block."""

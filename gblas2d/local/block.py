@@ -14,14 +14,17 @@ block's life.
 A write of a few entries into a large block (``upserted``) makes a new block that shares the
 old one's arrays and keeps the written entries aside, sorted by key, as SuiteSparse keeps
 pending tuples: the write costs O(k log entries) for k entries, and the first reader of the new
-block's storage merges them in one pass (``_settle``). Its entries are fixed from the start;
-only how they are held changes.
+block's storage merges them (``_settle``): one copy of each array for new entries, and for
+writes that only replace stored values, O(k log entries), in place when no other object can
+see the values (see ``_replaced``). Its entries are fixed from the start; only how they are
+held changes.
 
 Readers that walk the storage take ``by_rows`` / ``by_cols``: (ids, pointers, indices,
 values), ids None for the plain form. ``csr`` and ``csc`` give the plain form of either,
 expanding a hypersparse block's pointers: O(rows), for readers whose work is that size anyway.
 """
 
+import sys
 import weakref
 from typing import NamedTuple
 
@@ -32,6 +35,7 @@ from ..semirings._numeric import cast
 from .keys import (
     block_keys,
     fold_until,
+    inserted,
     key_rows_cols,
     keys_fit,
     merge_disjoint,
@@ -80,6 +84,29 @@ def _search_rows(ptr, stored, rows, cols):
         lo = np.where(active & less, mid + 1, lo)
         hi = np.where(active & ~less, mid, hi)
     return (lo < end) & (stored[np.minimum(lo, len(stored) - 1)] == cols), lo
+
+
+def _replaced(values, at, new):
+    """``values`` with ``new`` at the positions ``at``: written in place when nothing else can
+    read the array, else into a copy. A block's arrays are shared freely (copies, applies,
+    pending writes on one base) and never changed once shared; an array referred to by the
+    block's attribute alone (the count below: that reference, this call's argument and
+    getrefcount's own) is seen by no other object, not even through a numpy view, since a
+    view refers to the array it was cut from. numpy's ``ndarray.resize`` checks the same."""
+    if not (values.flags.writeable and sys.getrefcount(values) <= 3):
+        values = values.copy()
+    values[at] = new
+    return values
+
+
+def _hyper_inserted(ids, ptr, added_rows):
+    """The hypersparse (ids, pointers) of storage by rows with entries added in the sorted
+    ``added_rows``: rows that had none join the list. O(rows listed + added)."""
+    new_ids = np.union1d(ids, added_rows)
+    # a row's entries start where its old ones did (or where it would have had them), moved
+    # up by the entries added to the rows before it
+    starts = ptr[np.searchsorted(ids, new_ids)] + np.searchsorted(added_rows, new_ids)
+    return new_ids, np.append(starts, ptr[-1] + len(added_rows))
 
 
 def _merged_first(name):
@@ -469,34 +496,36 @@ class Block:
             self._settle()
 
     def _settle(self):
-        """Merge the pending writes into the storage: O(entries + writes), once. The block's
-        entries do not change, only how they are held."""
+        """Merge the pending writes into the storage, once. The block's entries do not change,
+        only how they are held. Writes that all replace stored values leave the structure as
+        it is and cost O(writes log entries); new entries cost one copy of each array."""
         pkeys, pvals = self._pending
         base = self.base_keys()
         found, at = _search(base, pkeys)
         fresh = ~found
-        if self._iso:
-            values = np.broadcast_to(self._values[:1], (self._nvals,))
+        if not fresh.any():
+            if not self._iso:
+                self._values = _replaced(self._values, at, pvals)
         else:
-            values = self._values
-            if found.any():
-                values = np.array(values, copy=True)
-                values[at[found]] = pvals[found]
-            values = np.insert(values, at[fresh], pvals[fresh])
-        added = pkeys[fresh]
-        keys = np.insert(base, at[fresh], added)
-        if self._hrows is None:
-            # Plain pointers: the new columns go in where their keys do, and each row's
-            # pointer moves up by the entries added before it (no division of every key).
-            width = max(self.ncols, 1)
-            self._cols = np.insert(self._cols, at[fresh], added % width)
-            self._ptr = self._ptr + np.searchsorted(
-                added, np.arange(self.nrows + 1, dtype=np.int64) * width)
-        else:
-            # (rows may join a hypersparse list: built again by the storage rule)
-            block = Block.from_keys(self.nrows, self.ncols, keys, values)
-            self._ptr, self._cols, self._hrows = block._ptr, block._cols, block._hrows
-        self._values, self._rows, self._keys = values, None, keys
+            where, added = at[fresh], pkeys[fresh]
+            if self._iso:
+                self._values = np.broadcast_to(self._values[:1], (self._nvals,))
+            else:
+                values = inserted(self._values, where, pvals[fresh])
+                # a stored entry moves up by the new ones placed before it
+                values[at[found] + np.searchsorted(where, at[found], side="right")] = \
+                    pvals[found]
+                self._values = values
+            added_rows, added_cols = key_rows_cols(added, self.ncols)
+            self._cols = inserted(self._cols, where, added_cols)
+            if self._hrows is None:
+                # each row's pointer moves up by the entries added before it
+                self._ptr = self._ptr + np.searchsorted(
+                    added_rows, np.arange(self.nrows + 1, dtype=np.int64))
+            else:
+                self._hrows, self._ptr = _compress(*_hyper_inserted(
+                    self._hrows, self._ptr, added_rows), self.nrows)
+            self._keys, self._rows = inserted(base, where, added), None
         self._pending = self._iso = self._base_derived = None
 
     def by_rows(self):

@@ -18,7 +18,7 @@ from ..semirings._numeric import cast
 from ..semirings.dtypes import lookup_dtype
 
 __all__ = ["block_keys", "ewise_sorted", "expand_rows", "fold_until", "key_rows_cols",
-           "keys_fit", "locate", "merge_disjoint", "reduce_by_key", "reduce_scattered",
+           "inserted", "keys_fit", "locate", "merge_disjoint", "reduce_by_key", "reduce_scattered",
            "reduce_sorted", "run_starts", "sorted_isin", "sorted_union", "unique_sorted",
            "write_sorted"]
 
@@ -176,16 +176,56 @@ def reduce_scattered(keys, vals, monoid, size):
 
 
 def merge_disjoint(a_keys, a_vals, b_keys, b_vals):
-    """Two sorted key lists with no key in common, merged: each entry's place is its rank in
-    its own list plus the number of the other list's keys below it (no sort)."""
+    """Two sorted key lists with no key in common, merged. When one is much the shorter, each
+    of its keys finds its place by binary search in the other, whose entries fill the places
+    left: O(short log long + total). Lists of like lengths are sorted together instead, a
+    stable sort that merges the two runs in one pass (1M keys and 1M: 48 ms, where a binary
+    search of every key in the other list costs 115)."""
     xp = array_module(a_keys, b_keys)
-    keys = xp.empty(len(a_keys) + len(b_keys), dtype=np.result_type(a_keys.dtype, b_keys.dtype))
-    vals = xp.empty(len(keys), dtype=np.result_type(a_vals.dtype, b_vals.dtype))
-    at_a = xp.arange(len(a_keys)) + xp.searchsorted(b_keys, a_keys)
+    dtype = np.result_type(a_vals.dtype, b_vals.dtype)
+    if min(len(a_keys), len(b_keys)) * _SHORT_SHARE > max(len(a_keys), len(b_keys)):
+        keys = xp.concatenate([a_keys, b_keys])
+        order = xp.argsort(keys, kind="stable")
+        return keys[order], xp.concatenate([a_vals.astype(dtype, copy=False),
+                                            b_vals.astype(dtype, copy=False)])[order]
+    if len(a_keys) < len(b_keys):
+        a_keys, a_vals, b_keys, b_vals = b_keys, b_vals, a_keys, a_vals
+    total = len(a_keys) + len(b_keys)
+    keys = xp.empty(total, dtype=np.result_type(a_keys.dtype, b_keys.dtype))
+    vals = xp.empty(total, dtype=dtype)
     at_b = xp.arange(len(b_keys)) + xp.searchsorted(a_keys, b_keys)
-    keys[at_a], keys[at_b] = a_keys, b_keys
-    vals[at_a], vals[at_b] = a_vals, b_vals
+    from_a = xp.ones(total, dtype=bool)
+    from_a[at_b] = False
+    keys[at_b], vals[at_b] = b_keys, b_vals
+    keys[from_a], vals[from_a] = a_keys, a_vals
     return keys, vals
+
+
+# ``merge_disjoint`` places the shorter list by binary search when it has at most this share
+# of the longer one's keys.
+_SHORT_SHARE = 16
+
+
+# Up to this many new entries, ``inserted`` copies the runs between them one slice at a time:
+# numpy's ``insert`` builds a mask of the whole output and costs ~2.5 copies of the array
+# (1M int64 with 64 new: 1.26 ms by slices, 1.98 ms by np.insert; they meet at ~1,000).
+_SLICED_INSERTS = 512
+
+
+def inserted(array, at, new):
+    """``array`` with ``new[i]`` placed before ``array[at[i]]`` (``at`` sorted): a new array,
+    one copy of ``array`` for a few insertions."""
+    if len(at) > _SLICED_INSERTS:
+        return np.insert(array, at, new)
+    k = len(at)
+    out = np.empty(len(array) + k, dtype=np.result_type(array.dtype, new.dtype))
+    out[at + np.arange(k)] = new
+    start = 0
+    for i, stop in enumerate(at.tolist()):
+        out[start + i:stop + i] = array[start:stop]
+        start = stop
+    out[start + k:] = array[start:]
+    return out
 
 
 def write_sorted(c_keys, c_vals, t_keys, t_vals, allows, accum, replace, dtype, *,

@@ -218,6 +218,9 @@ class Container(InPlace):
         def compute(mask, opts):
             if not op.reads_positions:
                 return a._select_values(op, thunk)
+            part = a._select_positions(op, thunk)
+            if part is not None:
+                return part
             keep = op.evaluate(a._local_values(), *a._entry_positions(), thunk)
             return a._local_part().select(np.asarray(keep).astype(bool, copy=False))
 
@@ -226,6 +229,11 @@ class Container(InPlace):
         return self._lazy("select", (self, op, thunk), self.dtype, compute, symmetric=mirrored)
 
     def _device_part(self):
+        return None
+
+    def _select_positions(self, op, thunk):
+        """This rank's part kept where the position test ``op`` holds, where the container
+        has a way of its own; None otherwise."""
         return None
 
     def _select_values(self, op, thunk):

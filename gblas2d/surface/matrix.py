@@ -557,6 +557,9 @@ class Matrix(Container):
     def _select_values(self, op, thunk):
         return self._d.select_values(op, thunk)
 
+    def _select_positions(self, op, thunk):
+        return self._d.select_positions(op, thunk)
+
     # ---- reductions ----
     def _reduce_axis(self, op, axis):
         mon = as_op(op, "monoid")

@@ -273,3 +273,72 @@ def test_a_write_that_reaches_some_ranks_only_keeps_every_rank_in_step():
         else:
             assert_same_vector(ours, w)
     assert_same_matrix(A, B)
+
+
+@EXAMPLES
+@given(seed=st.integers(0, 2**32 - 1), nrows=st.sampled_from([50, 3_000, 10**6]),
+       entries=st.integers(200, 600), dtype=st.sampled_from(["FP64", "INT32", "BOOL"]),
+       steps=st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6), st.booleans()),
+                      min_size=1, max_size=4))
+def test_pending_writes_merge_into_plain_and_hypersparse_blocks(seed, nrows, entries, dtype,
+                                                                 steps):
+    """Writes of stored and new entries (in rows that have entries and rows that have none),
+    merged by ``wait`` or left pending, into blocks plain (50 rows) and hypersparse (10^6
+    rows); a copy taken before each write keeps its values, however the write was merged."""
+    rng = np.random.default_rng(seed)
+    ncols = 400
+    keys = rng.choice(nrows * ncols, size=entries, replace=False)
+    c = mat_pair(keys // ncols, keys % ncols, rand_values(rng, entries, dtype), dtype, nrows,
+                 ncols)
+    ours, theirs = c.gb, c.G
+    for stored, fresh, wait in steps:
+        before_ours, before_theirs = ours.dup(), theirs.dup()
+        rows, cols, _ = theirs.to_coo()
+        at = rng.choice(len(rows), size=min(stored, len(rows)), replace=False)
+        new = rng.choice(nrows * ncols, size=fresh, replace=False)
+        w_rows = np.concatenate([rows[at], new // ncols]).astype(np.int64)
+        w_cols = np.concatenate([cols[at], new % ncols]).astype(np.int64)
+        w_keys, first = np.unique(w_rows * ncols + w_cols, return_index=True)
+        values = rand_values(rng, len(w_keys), dtype)
+        for L, M in ((gb, ours), (G, theirs)):
+            T = L.Matrix.from_coo(w_keys // ncols, w_keys % ncols, values, dtype=dtype,
+                                  nrows=nrows, ncols=ncols)
+            M(T.S) << T
+            if wait:
+                M.wait()
+        what = f"stored={stored} fresh={fresh} wait={wait}"
+        assert_same_matrix(before_ours, before_theirs, what="the copy: " + what)
+        assert_same_matrix(ours, theirs, what=what)
+
+
+def test_a_merge_that_only_replaces_values_keeps_the_storage():
+    """Writes into stored entries alone change the values and nothing else: the merge keeps
+    the pointers, columns and keys, and writes the values in place when no other block holds
+    them. A block that still holds them (a copy) keeps its own values."""
+    from gblas2d.local.block import Block
+
+    keys = np.arange(0, 40_000, 3)
+    values = np.arange(len(keys), dtype=np.float64)
+
+    def written(held):
+        base = Block.from_keys(200, 200, keys.copy(), values.copy())
+        base.base_keys()
+        # the values by id: a reference held here would itself make the merge copy them
+        arrays = (base._ptr, base._cols, base._keys, id(base._values))
+        block = base.upserted(keys[[1, 7, 100]], np.array([-1.0, -2.0, -3.0]))
+        assert block.has_pending
+        if not held:
+            del base
+        block.settle()
+        return block, arrays, base if held else None
+
+    block, (ptr, cols, bkeys, vals), _ = written(held=False)
+    assert block.ptr is ptr and block.cols is cols and block.keys() is bkeys
+    assert id(block.values) == vals
+    expected = values.copy()
+    expected[[1, 7, 100]] = [-1.0, -2.0, -3.0]
+    np.testing.assert_array_equal(block.values, expected)
+    block, (ptr, cols, bkeys, vals), base = written(held=True)
+    assert block.ptr is ptr and block.cols is cols and id(block.values) != vals
+    np.testing.assert_array_equal(block.values, expected)
+    np.testing.assert_array_equal(base.values, values)

@@ -633,10 +633,12 @@ def test_vector_select(n, seed, dens, dtype, name, kind, accum, replace):
     assert_same_vector(got, expected, what=f"select {name} {dtype} thunk={thunk} mask={kind}")
 
 
-@examples(serial=40)
+@pytest.mark.parametrize("backend", BACKENDS)
+@examples(serial=25)
 @given(m=sizes, n=sizes, seed=seeds, dens=densities, dtype=dtypes,
        name=st.sampled_from(MAT_SELECT), kind=mask_kinds, accum=accums, replace=st.booleans())
-def test_matrix_select(m, n, seed, dens, dtype, name, kind, accum, replace):
+def test_matrix_select(backend, m, n, seed, dens, dtype, name, kind, accum, replace):
+    """Each local-kernel backend (SuiteSparse's selects by value and by position)."""
     rng = np.random.default_rng(seed)
     a = rand_mat(rng, m, n, dtype, dens)
     mask = _rand_mask_mat(rng, m, n, kind)
@@ -652,8 +654,9 @@ def test_matrix_select(m, n, seed, dens, dtype, name, kind, accum, replace):
     coo = rand_mat(rng, m, n, dtype, 0.3).G.to_coo()
     expected = _write(G, mat_pair(*coo, dtype, m, n), lambda L: e(L, a.G), mask, kind, acc_G,
                       replace)
-    got = _write(gb, mat_pair(*coo, dtype, m, n), lambda L: e(L, a.gb), mask, kind,
-                 _accum(gb, accum, dtype), replace)
+    with backend_in_use(backend):
+        got = _write(gb, mat_pair(*coo, dtype, m, n), lambda L: e(L, a.gb), mask, kind,
+                     _accum(gb, accum, dtype), replace)
     assert_same_matrix(got, expected, what=f"select {name} {dtype} thunk={thunk} mask={kind}")
 
 
@@ -689,11 +692,13 @@ def test_vector_reduce(n, seed, dens, dtype, name):
 MAT_MONOIDS = ["plus", "min", "max", "times", "lor", "bor"]
 
 
-@examples(serial=50)
+@pytest.mark.parametrize("backend", BACKENDS)
+@examples(serial=30)
 @given(m=sizes, n=sizes, seed=seeds, dens=densities, dtype=dtypes,
        name=st.sampled_from(MAT_MONOIDS), axis=st.sampled_from(["row", "col", "scalar", "Tcol"]),
        kind=mask_kinds, accum=accums, replace=st.booleans())
-def test_matrix_reduce(m, n, seed, dens, dtype, name, axis, kind, accum, replace):
+def test_matrix_reduce(backend, m, n, seed, dens, dtype, name, axis, kind, accum, replace):
+    """Each local-kernel backend (SuiteSparse's reductions by rows and by columns)."""
     rng = np.random.default_rng(seed)
     a = rand_mat(rng, m, n, dtype, dens)
     mon = lambda L: op(L, "monoid", name)  # noqa: E731
@@ -723,8 +728,9 @@ def test_matrix_reduce(m, n, seed, dens, dtype, name, axis, kind, accum, replace
     w_idx, w_vals = rand_vec_coo(rng, out_size, out_dtype, 0.4)
     expected = _write(G, vec_pair(w_idx, w_vals, out_dtype, out_size), lambda L: e(L, a.G), mask,
                       kind, acc_G, replace)
-    got = _write(gb, vec_pair(w_idx, w_vals, out_dtype, out_size), lambda L: e(L, a.gb), mask,
-                 kind, _accum(gb, accum, out_dtype), replace)
+    with backend_in_use(backend):
+        got = _write(gb, vec_pair(w_idx, w_vals, out_dtype, out_size), lambda L: e(L, a.gb),
+                     mask, kind, _accum(gb, accum, out_dtype), replace)
     assert_same_vector(got, expected, what=f"reduce {axis} {name} {dtype} mask={kind}")
 
 

@@ -23,11 +23,16 @@ out_dtype)``
 ``select_values(block, op, thunk)``
     the entries of a block whose value passes a select op that reads no positions, as a new
     Block.
+``select_positions(block, op, thunk)``
+    the entries of a block whose block-local position passes a builtin position test
+    (``tril``, ``rowle``, ...) with ``thunk``, already moved to block-local positions.
 ``transpose_block(block)``
     the transpose of a block that is the whole matrix (one rank), as a new ``Block``.
 ``reduce_rows(block, monoid, out_dtype, *, bitmap)``
     each row with entries and its fold, (sorted rows, values of ``out_dtype``), in
     SuiteSparse's one-thread order (``bitmap``: the order of a matrix it holds as a bitmap).
+``reduce_cols(block, monoid, out_dtype)``
+    each column with entries and its fold, (sorted columns, values of ``out_dtype``).
 
 A Vector's piece has two kernels, ``write_piece(c, t, mask, accum, replace, *, t_masked)``
 (GraphBLAS's write on pieces, returning a ``piece.Write``) and ``ewise_piece(a, b, binop,
@@ -135,10 +140,10 @@ def get():
 
 
 def plan(kernel, *args, push_edges=0, **kwargs):
-    """The function that runs local ``kernel`` ("spmv", "spgemm", "write_block",
-    "select_values", "ewise_block", "transpose_block" or "reduce_rows") on these arguments, the
-    kernel's own: the backend in use when it accepts them, else numpy. ``push_edges`` is what a push
-    ("spmv") reads, which the product has counted for its direction.
+    """The function that runs local ``kernel`` (one of the module docstring's) on these
+    arguments, the kernel's own: the backend in use when it accepts them, else numpy.
+    ``push_edges`` is what a push ("spmv") reads, which the product has counted for its
+    direction.
 
     Two exceptions, both measured: a push over fewer edges than the backend's ``SMALL_PUSH``
     runs in numpy, where one call's overhead would cost more than the work (unless numpy would

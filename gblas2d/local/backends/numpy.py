@@ -296,6 +296,16 @@ def reduce_rows(block, monoid, out_dtype, *, bitmap=False):
     return idx, vals.astype(out_dtype, copy=False)
 
 
+def reduce_cols(block, monoid, out_dtype):
+    """Each column with entries and its fold by ``monoid``, down the rows, from the storage
+    by columns."""
+    ids, ptr, _, vals = block.by_cols()
+    counts = np.diff(ptr)
+    cols = np.repeat(np.arange(len(counts), dtype=np.int64) if ids is None else ids, counts)
+    idx, vals = reduce_sorted(cols, vals, monoid)
+    return idx, vals.astype(out_dtype, copy=False)
+
+
 def write_block(c, t, mask, accum, replace, dtype):
     """GraphBLAS's write ``C<M, replace> = accum(C, T)`` (or ``= T``) on blocks: the new
     Block (``keys.write_sorted``). ``mask`` is a ``BlockMask`` or None."""
@@ -320,6 +330,13 @@ def select_values(block, op, thunk):
     """The block's entries whose value passes the select ``op`` (one that reads no
     positions) with ``thunk``."""
     return block.select(op.evaluate(block.values, None, None, thunk).astype(bool, copy=False))
+
+
+def select_positions(block, op, thunk):
+    """The block's entries whose block-local position passes the builtin position test
+    ``op`` with ``thunk`` (moved to block-local positions by the caller)."""
+    keep = op.evaluate(block.values, block.rows, block.cols, thunk)
+    return block.select(np.asarray(keep).astype(bool, copy=False))
 
 
 def transpose_block(block):

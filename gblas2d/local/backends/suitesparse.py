@@ -373,11 +373,15 @@ def spgemm(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask
 
 def write_block(c, t, mask, accum, replace, dtype):
     """GraphBLAS's write on blocks (the interface of ``backends``), by SuiteSparse on a copy of
-    C (see ``accepts``)."""
+    C (see ``accepts``). Unmasked, ``C = accum(C, T)`` is C and T added by accum, a new matrix
+    with no copy of C."""
+    op = None if accum is None else getattr(grb.binary, accum.name)[np.dtype(dtype).name]
+    if mask is None:
+        return _block_of(_matrix(c, "rows").ewise_add(_matrix(t, "rows"), op).new(
+            **_THREADS_KW), keep=False)
     out = _matrix(c, "rows").dup()
     on = _matrix(mask.block, "rows")
     m = on.S if mask.structure else on.V
-    op = None if accum is None else getattr(grb.binary, accum.name)[np.dtype(dtype).name]
     out(mask=~m if mask.complement else m, accum=op, replace=replace,
         **_THREADS_KW) << _matrix(t, "rows")
     return _block_of(out, keep=False)
@@ -401,6 +405,16 @@ def select_values(block, op, thunk):
     return _block_of(result, keep=False)
 
 
+def select_positions(block, op, thunk):
+    """The block's entries whose block-local position passes the builtin position test
+    ``op`` (the interface of ``backends``): SuiteSparse's select, the result's arrays taken
+    over as ``select_values``'s are."""
+    typed = grb.Scalar.from_value(thunk, dtype="INT64")
+    result = _matrix(block, "rows").select(getattr(grb.select, op.name), typed).new(
+        **_THREADS_KW)
+    return _block_of(result, keep=False)
+
+
 def ewise_block(a, b, binop, kind, in_types, out_type, defaults):
     """Element-wise op of two blocks (the interface of ``backends``): a Block, or sorted keys
     and values from the numpy kernel.
@@ -409,13 +423,19 @@ def ewise_block(a, b, binop, kind, in_types, out_type, defaults):
     together, whose random gathers cost 2-3x more on blocks of millions of entries. The
     GraphBLAS copies of the operands and of the result are kept on their blocks for
     later products."""
-    op = getattr(grb.binary, binop.name)[np.dtype(in_types[0]).name]
+    in_type = np.dtype(in_types[0]).name
+    op = getattr(grb.binary, binop.name)[in_type]
     ga, gb_ = _matrix(a, "rows"), _matrix(b, "rows")
-    expr = ga.ewise_add(gb_, op) if kind == "add" else ga.ewise_mult(gb_, op)
-    result = expr.new(dtype=np.dtype(out_type).name, **_THREADS_KW)
-    out = _block_of(result, keep=True)
-    out.derived["suitesparse"] = {"rows": result}
-    return out
+    if kind == "union":
+        # the defaults cast to the op's input type by numpy, as the numpy kernel casts them
+        left, right = (grb.Scalar.from_value(np.full((), d, dtype=in_type).item(),
+                                             dtype=in_type) for d in defaults)
+        expr = ga.ewise_union(gb_, op, left, right)
+    else:
+        expr = ga.ewise_add(gb_, op) if kind == "add" else ga.ewise_mult(gb_, op)
+    # The result's arrays are taken over, not copied: a Matrix that installs the block hands
+    # them back to SuiteSparse as its copy (``adopt``), with no copy either way.
+    return _block_of(expr.new(dtype=np.dtype(out_type).name, **_THREADS_KW), keep=False)
 
 
 def reduce_rows(block, monoid, out_dtype, *, bitmap=False):
@@ -424,6 +444,15 @@ def reduce_rows(block, monoid, out_dtype, *, bitmap=False):
     one thread, in its own order, bit for bit (see ``accepts``)."""
     op = getattr(grb.monoid, monoid.name)[np.dtype(out_dtype).name]
     idx, vals = _matrix(block, "rows").reduce_rowwise(op).new(**_THREADS_KW).to_coo()
+    return idx.astype(np.int64), vals
+
+
+def reduce_cols(block, monoid, out_dtype):
+    """Each column with entries and its fold by ``monoid`` (the interface of ``backends``),
+    by SuiteSparse's column reduction of the block's copy by rows: no copy by columns is
+    made."""
+    op = getattr(grb.monoid, monoid.name)[np.dtype(out_dtype).name]
+    idx, vals = _matrix(block, "rows").reduce_columnwise(op).new(**_THREADS_KW).to_coo()
     return idx.astype(np.int64), vals
 
 
@@ -453,11 +482,12 @@ def _accepts_spgemm(a, b, semiring, a_dtype, b_dtype, **_):
 
 
 def _accepts_write_block(c, t, mask, accum, replace, dtype):
-    # Only a masked write of two non-empty blocks of the output's type, not both small, gains:
-    # SuiteSparse works on a copy of C, which the unmasked forms do not need.
+    # A masked write, or an unmasked accumulation, of two non-empty blocks of the output's
+    # type, not both small. (A masked write works on a copy of C; an unmasked one without
+    # accum is T itself.)
     plain = accum is None or _is_builtin(accum, builtin_binary, grb.binary)
     return plain and bool(c.nvals and t.nvals) and c.nvals + t.nvals >= SMALL_BLOCK and \
-        mask is not None and bool(mask.block.nvals) and \
+        (bool(mask.block.nvals) if mask is not None else accum is not None) and \
         c.values.dtype == t.values.dtype == np.dtype(dtype) and _native(dtype)
 
 
@@ -476,17 +506,18 @@ def _accepts_select_values(block, op, thunk):
 
 
 def _accepts_ewise_block(a, b, binop, kind, in_types, out_type, defaults):
-    # "add" and "mult" with a builtin op, both operands already of the op's input type.
+    # A builtin op, both operands already of the op's input type.
     same_types = a.values.dtype == in_types[0] and b.values.dtype == in_types[1] and \
         in_types[0] == in_types[1]
-    return kind != "union" and _is_builtin(binop, builtin_binary, grb.binary) and same_types \
+    return _is_builtin(binop, builtin_binary, grb.binary) and same_types \
         and bool(a.nvals and b.nvals) and a.nvals + b.nvals >= SMALL_BLOCK and \
         _native(in_types[0]) and _native(out_type)
 
 
 def _accepts_reduce_rows(block, monoid, out_dtype, *, bitmap=False):
     # A builtin monoid on a block SuiteSparse holds sparse, as python-graphblas holds such a
-    # matrix; one it would hold as a bitmap folds in index order, numpy's.
+    # matrix; one it would hold as a bitmap folds in index order, numpy's. (The columns'
+    # reduction takes the same.)
     if getattr(builtin_monoids, monoid.name, None) is not monoid or bitmap or \
             not block.nvals or block.nvals < SMALL_BLOCK or block.values.dtype != out_dtype or \
             not _native(out_dtype):
@@ -498,6 +529,10 @@ def _accepts_reduce_rows(block, monoid, out_dtype, *, bitmap=False):
     return True
 
 
+def _accepts_select_positions(block, op, thunk):
+    return bool(block.nvals) and block.nvals >= SMALL_BLOCK and _native(block.values.dtype)
+
+
 def _accepts_transpose_block(block):
     return bool(block.nvals) and block.nvals >= SMALL_BLOCK and _native(block.values.dtype)
 
@@ -505,7 +540,8 @@ def _accepts_transpose_block(block):
 _ACCEPTS = {"spmv": _accepts_spmv, "spgemm": _accepts_spgemm,
             "write_block": _accepts_write_block, "select_values": _accepts_select_values,
             "ewise_block": _accepts_ewise_block, "transpose_block": _accepts_transpose_block,
-            "reduce_rows": _accepts_reduce_rows}
+            "reduce_rows": _accepts_reduce_rows, "reduce_cols": _accepts_reduce_rows,
+            "select_positions": _accepts_select_positions}
 
 
 def accepts(kernel, *args, **kwargs):
