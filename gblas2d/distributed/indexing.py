@@ -53,17 +53,9 @@ def _ranges(starts, counts):
 
 
 def _hits(ix, positions):
-    """Every pair (t, k) with ``ix[k] == positions[t]``: an index may name a position several
-    times (``A[[0, 0], :]`` has row 0 twice) or not at all."""
-    if isinstance(ix, range):
-        t = np.flatnonzero((positions >= ix.start) & (positions < ix.stop))
-        return t, positions[t] - ix.start
-    ix = np.atleast_1d(ix)
-    if len(ix) > 1 and np.all(ix[1:] > ix[:-1]):
-        # increasing, so each position is named once at most: one search, no sort
-        at = np.minimum(np.searchsorted(ix, positions), len(ix) - 1)
-        t = np.flatnonzero(ix[at] == positions)
-        return t, at[t]
+    """Every pair (t, k) with ``ix[k] == positions[t]``, for an index array that is not
+    increasing (``_line_positions`` places the others): it may name a position several times
+    (``A[[0, 0], :]`` has row 0 twice) or not at all."""
     order = np.argsort(ix, kind="stable")
     ordered = ix[order]
     lo = np.searchsorted(ordered, positions, "left")
@@ -78,9 +70,7 @@ def _local(ix, lo, n):
         first, last = max(ix.start, lo), min(ix.stop, lo + n)
         return np.arange(first - lo, max(last, first) - lo, dtype=np.int64)
     ix = np.atleast_1d(ix)
-    mine = ix[(ix >= lo) & (ix < lo + n)]
-    increasing = len(mine) < 2 or np.all(mine[1:] > mine[:-1])
-    return (mine if increasing else unique_sorted(mine)) - lo
+    return unique_sorted(ix[(ix >= lo) & (ix < lo + n)]) - lo
 
 
 
@@ -98,17 +88,35 @@ def _member(positions, ix):
 
 def _walk(ptr, ind, major, minor, major_lo, minor_lo, n_major):
     """The entries of a compressed block (``ptr``, ``ind``) in the named majors (rows of a
-    CSR) and minors: their positions in the block's arrays and global (major, minor)."""
+    CSR) and minors: their positions in the block's arrays, global (major, minor), and
+    where each entry's major sits in the index ``major`` when that is known from its line
+    alone (``_line_positions``; else None)."""
     local = _local(major, major_lo, n_major)
     start = ptr[local]
     counts = ptr[local + 1] - start
     at = _ranges(start, counts)
     entry_major = np.repeat(local + major_lo, counts)
     entry_minor = ind[at] + minor_lo
+    lines = _line_positions(major, local + major_lo)
+    k = None if lines is None else np.repeat(lines, counts)
     if minor is not None:
         keep = _member(entry_minor, minor)
         at, entry_major, entry_minor = at[keep], entry_major[keep], entry_minor[keep]
-    return at, entry_major, entry_minor
+        k = None if k is None else k[keep]
+    return at, entry_major, entry_minor, k
+
+
+def _line_positions(ix, lines):
+    """Where each of the global positions ``lines`` (all named by ``ix``) sits in the index
+    ``ix``, when it names each position once, in increasing order (one position, a range, an
+    increasing array); None for another index. ``_walk`` asks it per line, not per entry."""
+    if is_one(ix):
+        return np.zeros(len(lines), dtype=np.int64)
+    if isinstance(ix, range):
+        return lines - ix.start
+    if len(ix) < 2 or (ix[1:] > ix[:-1]).all():
+        return np.searchsorted(ix, lines)
+    return None
 
 
 
@@ -127,18 +135,28 @@ def sub_entries(a, rows, cols):
     few columns the block's columns (its CSC, made once and kept) are read instead."""
     b = a.block
     r_lo, c_lo = a.row_offset, a.col_offset
+    k = l = None
     if isinstance(rows, range) and not isinstance(cols, range) and \
             len(_local(cols, c_lo, b.ncols)) < b.ncols // 4:
         ptr, ind, vals = b.csc
-        at, entry_cols, entry_rows = _walk(ptr, ind, cols, rows, c_lo, r_lo, b.ncols)
+        at, entry_cols, entry_rows, l = _walk(ptr, ind, cols, rows, c_lo, r_lo, b.ncols)
         vals = vals[at]
     else:
-        at, entry_rows, entry_cols = _walk(b.csr[0], b.cols, rows, cols, r_lo, c_lo, b.nrows)
+        at, entry_rows, entry_cols, k = _walk(b.csr[0], b.cols, rows, cols, r_lo, c_lo,
+                                              b.nrows)
         vals = b.values_at(at)
-    which, l = _hits(np.atleast_1d(cols) if is_one(cols) else cols, entry_cols)
-    entry_rows, vals = entry_rows[which], vals[which]
-    which, k = _hits(np.atleast_1d(rows) if is_one(rows) else rows, entry_rows)
-    return k, l[which], vals[which]
+    # each entry's place in the other index, where its line did not give it
+    if l is None:
+        l = _line_positions(cols, entry_cols)
+    if l is None:
+        which, l = _hits(cols, entry_cols)
+        entry_rows, vals, k = entry_rows[which], vals[which], None if k is None else k[which]
+    if k is None:
+        k = _line_positions(rows, entry_rows)
+    if k is None:
+        which, k = _hits(rows, entry_rows)
+        l, vals = l[which], vals[which]
+    return k, l, vals
 
 
 
@@ -173,7 +191,7 @@ def _source_entries(value, rows, cols):
 def _region_keys(block, r_lo, c_lo, rows, cols):
     """The local keys (row * ncols + col, ascending) of the block's entries in rows x cols,
     and their positions in its CSR: only the named rows are read."""
-    at, r, q = _walk(block.csr[0], block.cols, rows, cols, r_lo, c_lo, block.nrows)
+    at, r, q, _ = _walk(block.csr[0], block.cols, rows, cols, r_lo, c_lo, block.nrows)
     return (r - r_lo) * block.ncols + (q - c_lo), at
 
 
@@ -244,6 +262,17 @@ def assign(c, rows, cols, value, t_type, mask, scope, accum, replace):
     # T: the value in C's coordinates, on the rank owning each place
     if value is EMPTY:
         t_keys, t_vals = np.empty(0, dtype=np.int64), np.empty(0, dtype=dtype)
+    elif np.isscalar(value) and mask is None:
+        # Every place of the region takes the value (or accum with it), and C is kept
+        # elsewhere: left pending when the places are few (``Block.upserted``), else the
+        # backend's assign of a scalar to a region.
+        r_local = _local(rows, r_lo, block.nrows)
+        c_local = _local(cols, c_lo, block.ncols)
+        if block.can_pend(len(r_local) * len(c_local)):
+            keys = (r_local[:, None] * block.ncols + c_local[None, :]).reshape(-1)
+            return c.upsert(keys, np.full(len(keys), value, dtype=t_type.np_type), accum)
+        return c.install(backends.run("assign_region", block, r_local, c_local, value,
+                                      t_type.np_type, accum, dtype))
     elif np.isscalar(value):
         if whole_c_mask and not mask.complement:
             # Only the places the mask allows can change: T is the scalar there, not on the
@@ -257,11 +286,6 @@ def assign(c, rows, cols, value, t_type, mask, scope, accum, replace):
             c_local = _local(cols, c_lo, block.ncols)
             t_keys = (r_local[:, None] * block.ncols + c_local[None, :]).reshape(-1)
         t_vals = np.full(len(t_keys), value, dtype=t_type.np_type)
-        if mask is None and block.can_pend(len(t_keys)):
-            # Every place of the region takes the value (or accum with it), and C is kept
-            # elsewhere: a few entries written into many, left pending (``Block.upserted``).
-            keys = unique_sorted(t_keys)
-            return c.upsert(keys, t_vals[:len(keys)], accum)
         if whole_c_mask and not mask.complement and not replace and accum is None:
             written = _values_written(block, r_lo, c_lo, rows, cols, t_keys, value, dtype)
             if written is not None:

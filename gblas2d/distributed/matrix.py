@@ -170,13 +170,12 @@ class DistMatrix:
                 keys, values = keys[keep], values[keep]
             self.install(c.upserted(keys, values, accum))
             return
-        if isinstance(t, Block) and accum is None and (mask is None or (
-                t.within_mask and (replace or self.nvals == 0))):
+        if not isinstance(t, Block):
+            t = Block.from_keys(c.nrows, c.ncols, *t)
+        if accum is None and (mask is None or (t.within_mask and (replace or self.nvals == 0))):
             # A whole new block replaces the old one: installed as it is, arrays and all.
             block = t
         else:
-            if not isinstance(t, Block):
-                t = Block.from_keys(c.nrows, c.ncols, *t)
             block = backends.run("write_block", c, t, mask, accum, replace,
                                  self.dtype.np_type)
         avoided = mask is not None and mask.complement and mask.structure and (

@@ -114,7 +114,8 @@ class DistVector:
         mine = positions[(positions >= self.offset) & (positions < self.offset + self.local_size)]
         # sorted, not hashed: numpy's unique hashes integers, 50x slower on 500K of them
         idx = unique_sorted(mine - self.offset)
-        return Piece.from_entries(self.local_size, idx, np.ones(len(idx), dtype=bool))
+        # kept a list whatever its density: a region is read for its positions
+        return Piece.listed(self.local_size, idx, np.ones(len(idx), dtype=bool))
 
     def delete(self, positions):
         """Collective. Remove the entries at the global ``positions``."""
@@ -161,7 +162,11 @@ class DistVector:
             np if type(idx) is np.ndarray else array_module(idx)
         vals = xp.full(self.local_size if idx is None else len(idx),
                        0 if value is None else value, dtype=dtype.np_type)
-        return Piece.full(vals) if idx is None else Piece.from_entries(self.local_size, idx, vals)
+        if idx is None:
+            return Piece.full(vals)
+        # a region's T stays a list: it is written at its positions, not read whole
+        return Piece.from_entries(self.local_size, idx, vals) if region is None else \
+            Piece.listed(self.local_size, idx, vals)
 
     def assign(self, t, region, mask, accum, replace, *, t_masked=False):
         """Collective. GrB_assign ``C<M, replace>(region) = accum(C(region), T)`` with this
@@ -174,9 +179,10 @@ class DistVector:
         elif mask is None and accum is not None:
             change = write_piece(c, t, None, accum, False)
         elif mask is None:
-            # C<region> = T: the region's positions become T's.
-            change = write_piece(c, t, PieceMask(region, True, False), None, False,
-                                 t_masked=True)
+            # C<region> = T: the region's positions become T's. T lies in the region: when it
+            # fills it (a scalar assigned), it is its own mask and nothing is cleared first.
+            on = t if t.nvals == region.nvals else region
+            change = write_piece(c, t, PieceMask(on, True, False), None, False, t_masked=True)
         else:
             if accum is not None:
                 z = ewise_piece(c, t, accum, "add", (c.dtype, t.dtype), c.dtype)

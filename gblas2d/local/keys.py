@@ -74,10 +74,11 @@ def expand_rows(indptr, rows, *, owners=True):
 
 def unique_sorted(keys):
     """The distinct values of ``keys``, sorted: ``np.unique`` without its per-call checks,
-    which cost more than the work on a BFS level's few hundred keys."""
-    keys = np.sort(keys)
-    if len(keys) < 2:
+    which cost more than the work on a BFS level's few hundred keys. Keys already increasing
+    (an index given sorted) are returned as they are."""
+    if len(keys) < 2 or (keys[1:] > keys[:-1]).all():
         return keys
+    keys = np.sort(keys)
     first = np.empty(len(keys), dtype=bool)
     first[0] = True
     np.not_equal(keys[1:], keys[:-1], out=first[1:])

@@ -82,6 +82,10 @@ def axis_index(index, size, *, ranges=False):
     if positions.dtype.kind not in "iu":
         raise TypeError(f"Invalid dtype for index: {positions.dtype}")
     given = positions.astype(np.int64)
+    # two reductions decide most indexes: none negative, none too large
+    lowest, highest = int(given.min()), int(given.max())
+    if lowest >= 0 and highest < size:
+        return given
     positions = np.where(given < 0, given + size, given)
     bad = (positions < 0) | (positions >= size)
     if bad.any():

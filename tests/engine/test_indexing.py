@@ -11,12 +11,20 @@ position undefined).
 import graphblas as G
 import numpy as np
 import pytest
-from _helpers import assert_same_matrix, assert_same_vector, mask_of, rand_mat, rand_vec
+from _helpers import (
+    assert_same_matrix,
+    assert_same_vector,
+    backend_in_use,
+    mask_of,
+    rand_mat,
+    rand_vec,
+)
 from hypothesis import given
 from hypothesis import strategies as st
 
 import gblas2d as gb
 from gblas2d.exceptions import DimensionMismatch, IndexOutOfBound
+from gblas2d.local import backends
 
 SEEDS = st.integers(0, 2**32 - 1)
 M, N = 9, 11
@@ -62,15 +70,21 @@ def value_for(rng, rows, cols, dtype):
     time)."""
     shape = [s for s in (shape_of(rows, M), shape_of(cols, N)) if s is not None]
     if not shape or rng.random() < 0.4:
-        return None, int(rng.integers(-3, 4)) if dtype != "BOOL" else True
+        if dtype == "BOOL":
+            return None, True
+        scalar = int(rng.integers(-3, 4))
+        # a float into FP64 is of C's type (SuiteSparse's region assign takes it)
+        return None, float(scalar) + 0.5 if dtype == "FP64" and rng.random() < 0.5 else scalar
     if len(shape) == 1:
         return rand_vec(rng, shape[0], dtype, 0.6), None
     return rand_mat(rng, shape[0], shape[1], dtype, 0.5), None
 
 
+@pytest.mark.parametrize("backend", ["suitesparse", "numpy"])
 @pytest.mark.parametrize("form", ["assign", "subassign"])
 @given(seed=SEEDS)
-def test_assign(form, seed):
+def test_assign(form, seed, backend):
+    """Each local backend (SuiteSparse's assign of a scalar to a region, numpy's write)."""
     rng = np.random.default_rng(seed)
     dtype = str(rng.choice(["INT64", "FP64"]))
     C = rand_mat(rng, M, N, dtype, 0.4)
@@ -98,10 +112,11 @@ def test_assign(form, seed):
         m = None if mask is None else mask_of(mask.of(L), kind)
         acc = None if accum is None else getattr(L.binary, accum)
         v = scalar if value is None else value.of(L)
-        if form == "assign":
-            out(mask=m, accum=acc, replace=replace)[rows, cols] << v
-        else:
-            out[rows, cols](mask=m, accum=acc, replace=replace) << v
+        with backend_in_use(backend if L is gb else backends.backend_name()):
+            if form == "assign":
+                out(mask=m, accum=acc, replace=replace)[rows, cols] << v
+            else:
+                out[rows, cols](mask=m, accum=acc, replace=replace) << v
     assert_same_matrix(C.gb, C.G, what=f"{form} [{rows}, {cols}] {kind} {accum} {replace}")
 
 

@@ -20,6 +20,9 @@ out_dtype)``
 ``write_block(c, t, mask, accum, replace, dtype)``
     GraphBLAS's write ``C<M, replace> = accum(C, T)`` of block ``t`` into block ``c``, as a new
     Block of ``dtype`` (``mask`` a ``BlockMask`` or None).
+``assign_region(block, rows, cols, value, value_type, accum, dtype)``
+    ``C(rows, cols) = accum(C(rows, cols), s)`` for the scalar ``value`` of ``value_type`` and
+    sorted unique block-local ``rows`` and ``cols``, as a new Block of ``dtype``.
 ``select_values(block, op, thunk)``
     the entries of a block whose value passes a select op that reads no positions, as a new
     Block.

@@ -22,7 +22,7 @@ from ...semirings import binary as builtin_binary
 from ...semirings import folds_to_itself
 from ...semirings import reduce_rows as reduce_rows_in_order
 from ...semirings.dtypes import lookup_dtype
-from ..block import Block
+from ..block import Block, BlockMask
 from ..keys import (
     ewise_sorted,
     expand_rows,
@@ -312,6 +312,16 @@ def write_block(c, t, mask, accum, replace, dtype):
     keys, vals = write_sorted(c.keys(), c.values, t.keys(), t.values,
                               None if mask is None else mask.allows, accum, replace, dtype)
     return Block.from_keys(c.nrows, c.ncols, keys, vals)
+
+
+def assign_region(block, rows, cols, value, value_type, accum, dtype):
+    """``C(rows, cols) = accum(C(rows, cols), s)``: the scalar ``value`` of ``value_type`` at
+    every place of the sorted unique block-local ``rows`` x ``cols``, C kept elsewhere; a new
+    Block of ``dtype``."""
+    keys = (rows[:, None] * block.ncols + cols[None, :]).reshape(-1)
+    t = Block.from_keys(block.nrows, block.ncols, keys,
+                        np.full(len(keys), value, dtype=value_type))
+    return write_block(block, t, BlockMask(t, True, False), accum, False, dtype)
 
 
 def ewise_block(a, b, binop, kind, in_types, out_type, defaults):

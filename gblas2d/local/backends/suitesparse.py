@@ -387,6 +387,17 @@ def write_block(c, t, mask, accum, replace, dtype):
     return _block_of(out, keep=False)
 
 
+def assign_region(block, rows, cols, value, value_type, accum, dtype):
+    """``C(rows, cols) = accum(C(rows, cols), s)`` on a copy of the block (the interface of
+    ``backends``): SuiteSparse's assign of a scalar to a region, which touches the region's
+    rows only."""
+    out = _matrix(block, "rows").dup()
+    dtype = np.dtype(dtype).name
+    op = None if accum is None else getattr(grb.binary, accum.name)[dtype]
+    out(accum=op, **_THREADS_KW)[rows, cols] << grb.Scalar.from_value(value, dtype=dtype)
+    return _block_of(out, keep=False)
+
+
 def select_values(block, op, thunk):
     """The block's entries whose value passes the select ``op`` (the interface of
     ``backends``): SuiteSparse's compiled select for the builtin value comparisons (see
@@ -529,6 +540,14 @@ def _accepts_reduce_rows(block, monoid, out_dtype, *, bitmap=False):
     return True
 
 
+def _accepts_assign_region(block, rows, cols, value, value_type, accum, dtype):
+    # The scalar of C's type (no cast for SuiteSparse to do otherwise than numpy), a builtin
+    # accum, and not small.
+    return np.dtype(value_type) == np.dtype(dtype) and _native(dtype) and \
+        (accum is None or _is_builtin(accum, builtin_binary, grb.binary)) and \
+        block.nvals + len(rows) * len(cols) >= SMALL_BLOCK
+
+
 def _accepts_select_positions(block, op, thunk):
     return bool(block.nvals) and block.nvals >= SMALL_BLOCK and _native(block.values.dtype)
 
@@ -541,7 +560,8 @@ _ACCEPTS = {"spmv": _accepts_spmv, "spgemm": _accepts_spgemm,
             "write_block": _accepts_write_block, "select_values": _accepts_select_values,
             "ewise_block": _accepts_ewise_block, "transpose_block": _accepts_transpose_block,
             "reduce_rows": _accepts_reduce_rows, "reduce_cols": _accepts_reduce_rows,
-            "select_positions": _accepts_select_positions}
+            "select_positions": _accepts_select_positions,
+            "assign_region": _accepts_assign_region}
 
 
 def accepts(kernel, *args, **kwargs):
