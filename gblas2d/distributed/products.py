@@ -565,9 +565,11 @@ def _mxm_scheme(grid, A, B, semiring):
 
 def _gather_rows(grid, A, B, semiring, out_type, mask, opts):
     """The ``gather`` scheme (see ``_mxm``): (result, direction)."""
+    b_block = None
     if grid.nprocs == 1:
         # B's block is the whole of B, already CSR over A's columns.
-        b_ptr, b_cols, b_vals = B.block.csr
+        b_block = B.block
+        b_ptr, b_cols, b_vals = b_block.csr
     else:
         b_rows, b_cols, b_vals = B.block.global_coo(B.row_offset, B.col_offset)
         dest = grid.col_position(grid.owner(A.ncols, b_rows))
@@ -595,7 +597,7 @@ def _gather_rows(grid, A, B, semiring, out_type, mask, opts):
             local_mask = _mask_row_panel(grid, mask, B.ncols)
     product = backends.run(
         "spgemm", A.block, (b_ptr, b_cols, b_vals, B.ncols), semiring, A.dtype, B.dtype,
-        a_row_offset=A.row_offset, inner_offset=A.col_offset, mask=local_mask)
+        a_row_offset=A.row_offset, inner_offset=A.col_offset, mask=local_mask, b_block=b_block)
     if local_mask is not None and grid.ncols > 1 and not product.within_mask:
         product = product.select(local_mask.allows(product.keys()))
     vals = product.values.astype(out_type.np_type, copy=False)
@@ -620,7 +622,7 @@ def _gather_left(grid, A, B, semiring, out_type):
     b = B.block
     product = backends.run(
         "spgemm", panel, (*b.csr, b.ncols), semiring, A.dtype, B.dtype, a_row_offset=0,
-        inner_offset=B.row_offset, mask=None)
+        inner_offset=B.row_offset, mask=None, b_block=b)
     # The partial products of column block j, each to the rank of grid column j whose row
     # block holds its row, as a key of that rank's block of C, merged there with the monoid.
     rows, cols = product.rows, product.cols

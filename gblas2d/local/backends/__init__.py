@@ -13,10 +13,12 @@ out_dtype)``
 ``ewise_block(a, b, binop, kind, in_types, out_type, defaults)``
     an element-wise op of two blocks ("mult", "add" or "union"); returns a Block, or sorted
     keys (row * ncols + col) and values.
-``spgemm(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask)``
+``spgemm(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask, b_block)``
     the local product of block ``a`` and the CSR ``b = (ptr, cols, values, ncols)`` of B's rows
     over ``a``'s columns, as a Block; ``mask`` (a ``BlockMask`` aligned with the output, or
     None) may be taken into the product, which the result's ``within_mask`` then says.
+    ``b_block``: the Block whose storage ``b`` is, when it is a whole block's (the backend may
+    use its own copy of it), else None.
 ``write_block(c, t, mask, accum, replace, dtype)``
     GraphBLAS's write ``C<M, replace> = accum(C, T)`` of block ``t`` into block ``c``, as a new
     Block of ``dtype`` (``mask`` a ``BlockMask`` or None).

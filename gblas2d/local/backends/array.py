@@ -496,7 +496,8 @@ def _pull_sparse(xp, dev, block, x, operand, by, ptr, ind, val, out_dtype, n_out
     return Piece.from_bitmap(hit, y.astype(out_dtype, copy=False), was_bitmap=False)
 
 
-def spgemm(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask=None):
+def spgemm(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask=None,
+           b_block=None):
     """Local ``C = A (+).(x) B`` as a Block; the arguments and result of ``numpy.spgemm``.
     Under a plain mask whose dot products read fewer entries than the expansion of every
     product would make, C is those dot products (``_spgemm_masked``, ``within_mask``), unless

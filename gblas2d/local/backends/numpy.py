@@ -241,7 +241,8 @@ def _spgemm_csr(a_ptr, a_ind, a_val, b_ptr, b_ind, b_val, semiring, *, a_row_off
     return keys // ncols, keys % ncols, vals
 
 
-def spgemm(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask=None):
+def spgemm(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask=None,
+           b_block=None):
     """Local ``C = A (+).(x) B`` as a Block: A a block, B given as CSR ``(ptr, cols, values,
     ncols)`` over A's columns. scipy's compiled product for plus_times/first/second, the
     generic kernel otherwise. ``mask`` is not used here: the caller applies it."""

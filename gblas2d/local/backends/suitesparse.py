@@ -325,15 +325,20 @@ def transpose_block(block):
     return out
 
 
-def spgemm(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask=None):
+def spgemm(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask=None,
+           b_block=None):
     """The local product as a Block (the interface of ``backends``), with the output's mask
     taken in, so masked-out entries are never computed (SuiteSparse's masked saxpy). A
     positional semiring (``min_secondi``, a batched BFS's parents) runs as SuiteSparse's own,
     its block-local index shifted to the global one afterwards: B's columns come global, A's
     rows and the inner index from the offsets."""
     b_ptr, b_cols, b_vals, b_ncols = b
-    gb_b = grb.Matrix.ss.import_csr(nrows=a.ncols, ncols=b_ncols, indptr=b_ptr,
-                                    col_indices=b_cols, values=b_vals, sorted_cols=True)
+    if b_block is not None:
+        # B is a whole block: its copy, made once (or adopted), serves every product
+        gb_b = _matrix(b_block, "rows")
+    else:
+        gb_b = grb.Matrix.ss.import_csr(nrows=a.ncols, ncols=b_ncols, indptr=b_ptr,
+                                        col_indices=b_cols, values=b_vals, sorted_cols=True)
     expr = _matrix(a, "rows").mxm(gb_b, _grb_semiring(semiring))
     # As in spmv: SuiteSparse's dot product, which it may choose, gives the output's row
     # (firsti) or column (secondj) wrong when A or B is hypersparse, as B' may become.
