@@ -20,6 +20,8 @@ keep ``Monoid``'s folds.
 2.3333333333333335
 """
 
+import math
+
 import numpy as np
 
 from ._base import Monoid
@@ -39,7 +41,7 @@ def held_as_bitmap(shape, nvals):
     """Whether SuiteSparse holds an object of ``shape`` with ``nvals`` entries, as a fresh
     result, as a bitmap (folded in index order) rather than sparse or full (folded to one
     value in lanes, by rows as its dot product folds them)."""
-    size = int(np.prod(shape))
+    size = math.prod(shape)
     smaller = min(shape) if len(shape) == 2 else 1
     switch = next((s for limit, s in _BITMAP_SWITCH if smaller <= limit), 0.40)
     return nvals < size and nvals > np.float32(switch) * size
@@ -72,6 +74,12 @@ class OrderedMonoid(Monoid):
         if t is None or len(starts) == 0:
             return super().reduceat(values, starts)
         values = values[starts[0]:].astype(t, copy=False)
+        if len(starts) == len(values):
+            return values.copy()  # a value a segment, each its own fold
+        if len(starts) == 1:
+            # one segment: numpy's accumulate runs in index order, from the first value
+            with np.errstate(all="ignore"):
+                return self.ufunc.accumulate(values)[-1:]
         # segment[p]: the segment of position p, from a 1 at each segment's start
         segment = np.zeros(len(values), dtype=np.intp)
         segment[starts[1:] - starts[0]] = 1

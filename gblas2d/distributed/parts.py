@@ -22,7 +22,9 @@ def fold_to_scalar(grid, part, fold, stop, mon, out_type, allow_empty):
     folds = [p for p in grid.comm.allgather_object(local) if p is not None]
     if not folds:
         return None if allow_empty else mon.identity_of(out_type)
-    return mon.reduce(np.array(folds, dtype=out_type.np_type))
+    folds = np.array(folds, dtype=out_type.np_type)
+    # (one fold is the answer: nothing to combine it with)
+    return folds[0] if len(folds) == 1 else mon.reduce(folds)
 
 
 def entries_together(*parts):
