@@ -17,7 +17,7 @@ from ..local.keys import merge_disjoint, unique_sorted
 from . import redistribute as redist
 from .matrix import DistMatrix
 
-__all__ = ["EMPTY", "Source", "assign", "is_one", "sub_entries", "to_owner_keys"]
+__all__ = ["EMPTY", "Source", "assign", "extracted", "is_one", "sub_entries", "to_owner_keys"]
 
 # The value of ``del C[rows, cols]``: the region's entries go, nothing comes in.
 EMPTY = object()
@@ -158,6 +158,18 @@ def sub_entries(a, rows, cols):
         l, vals = l[which], vals[which]
     return k, l, vals
 
+
+
+def extracted(a, rows, cols):
+    """Collective. This rank's block of ``A[rows, cols]`` (len(rows) x len(cols)): the entries
+    each block holds there, sent to their owners; on one rank, the backend's own extract of
+    the block where it has one (``backends.offered``)."""
+    if a.grid.nprocs == 1:
+        kernel = backends.offered("extract_block", a.block, rows, cols)
+        if kernel is not None:
+            return kernel(a.block, rows, cols)
+    k, l, vals = sub_entries(a, rows, cols)
+    return to_owner_keys(a.grid, len(rows), len(cols), k, l, vals)
 
 
 def to_owner_keys(grid, nrows, ncols, rows, cols, vals):

@@ -27,7 +27,14 @@ them by ``accum`` when given); outside the region C is unchanged until the mask 
 import numpy as np
 
 from ..distributed import indexing as dist_index
-from ..distributed.indexing import EMPTY, Source, is_one, sub_entries, to_owner_keys
+from ..distributed.indexing import (
+    EMPTY,
+    Source,
+    extracted,
+    is_one,
+    sub_entries,
+    to_owner_keys,
+)
 from ..distributed.vector import piece_at_owners
 from ..exceptions import DimensionMismatch
 from .expr import MatrixExpression, VectorExpression, check_domain
@@ -55,10 +62,10 @@ def extract(a, rows, cols, *, transposed=False):
         m, n = (len(cols), len(rows)) if transposed else (len(rows), len(cols))
 
         def compute(mask, opts):
+            if not transposed:
+                return extracted(a.dist, rows, cols)
             k, l, vals = sub_entries(a.dist, rows, cols)
-            if transposed:
-                k, l = l, k
-            return to_owner_keys(grid, m, n, k, l, vals)
+            return to_owner_keys(grid, m, n, l, k, vals)
 
         return MatrixExpression("extract", (a, rows, cols), a.dtype, m, n, compute, grid)
     size = len(rows) if is_one(cols) else len(cols)

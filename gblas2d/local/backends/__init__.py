@@ -39,6 +39,10 @@ out_dtype)``
 ``reduce_cols(block, monoid, out_dtype)``
     each column with entries and its fold, (sorted columns, values of ``out_dtype``).
 
+Some backends have a kernel that others do without, which ``offered`` gives where they take the
+arguments: ``extract_block(block, rows, cols)``, ``A[rows, cols]`` of a block that is the whole
+matrix (one rank), each index a ``range`` or an int64 array, as a new Block.
+
 A Vector's piece has two kernels, ``write_piece(c, t, mask, accum, replace, *, t_masked)``
 (GraphBLAS's write on pieces, returning a ``piece.Write``) and ``ewise_piece(a, b, binop,
 kind, in_types, out_type, defaults)``; ``piece_kernel(name)`` gives the one in use. A backend
@@ -167,6 +171,16 @@ def plan(kernel, *args, push_edges=0, **kwargs):
             return reference.spmv
     if not chosen.accepts(kernel, *args, **kwargs):
         chosen = reference
+    return getattr(chosen, kernel)
+
+
+def offered(kernel, *args):
+    """The backend in use's ``kernel`` when it has one and accepts these arguments, else
+    None: for work that has a general route of its own (a one-rank extract), which only some
+    libraries can shorten."""
+    chosen = get()
+    if not hasattr(chosen, kernel) or not chosen.accepts(kernel, *args):
+        return None
     return getattr(chosen, kernel)
 
 

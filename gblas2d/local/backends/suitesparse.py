@@ -403,6 +403,13 @@ def assign_region(block, rows, cols, value, value_type, accum, dtype):
     return _block_of(out, keep=False)
 
 
+def extract_block(block, rows, cols):
+    """``A[rows, cols]`` of a whole-matrix block (``backends.offered``): SuiteSparse's
+    extract, the result's arrays taken over."""
+    index = [slice(ix.start, ix.stop) if isinstance(ix, range) else ix for ix in (rows, cols)]
+    return _block_of(_matrix(block, "rows")[index[0], index[1]].new(**_THREADS_KW), keep=False)
+
+
 def select_values(block, op, thunk):
     """The block's entries whose value passes the select ``op`` (the interface of
     ``backends``): SuiteSparse's compiled select for the builtin value comparisons (see
@@ -553,6 +560,10 @@ def _accepts_assign_region(block, rows, cols, value, value_type, accum, dtype):
         block.nvals + len(rows) * len(cols) >= SMALL_BLOCK
 
 
+def _accepts_extract_block(block, rows, cols):
+    return bool(block.nvals) and block.nvals >= SMALL_BLOCK and _native(block.values.dtype)
+
+
 def _accepts_select_positions(block, op, thunk):
     return bool(block.nvals) and block.nvals >= SMALL_BLOCK and _native(block.values.dtype)
 
@@ -566,7 +577,7 @@ _ACCEPTS = {"spmv": _accepts_spmv, "spgemm": _accepts_spgemm,
             "ewise_block": _accepts_ewise_block, "transpose_block": _accepts_transpose_block,
             "reduce_rows": _accepts_reduce_rows, "reduce_cols": _accepts_reduce_rows,
             "select_positions": _accepts_select_positions,
-            "assign_region": _accepts_assign_region}
+            "assign_region": _accepts_assign_region, "extract_block": _accepts_extract_block}
 
 
 def accepts(kernel, *args, **kwargs):
