@@ -152,6 +152,12 @@ class DistVector:
             idx = np.empty(0, dtype=np.int64)
         elif region is not None:
             idx = region.entries()[0]
+        elif mask is not None and not mask.complement and mask.on.is_bitmap and \
+                mask.on.xp is np:
+            # a dense mask: T is the value over the mask's bitmap, no list of positions made
+            return Piece(self.local_size, dtype.np_type, present=mask.bitmap(),
+                         values=np.full(self.local_size, value, dtype=dtype.np_type),
+                         nvals=mask.on.nvals)
         elif mask is not None and not mask.complement:
             idx = mask.positions()
         else:

@@ -407,6 +407,15 @@ def write(c, t, mask, accum, replace, *, t_masked=False):
     if accum is None and (mask is None or replace):
         # C becomes T: nothing of C is read.
         return Write(t.nvals, piece=t.astype(dtype))
+    if accum is None and c.is_bitmap and (t.is_bitmap or mask.complement) and c.xp is np:
+        # (A mask, no replace.) A dense T, or a complemented mask: over whole arrays, the
+        # allowed positions T's (an entry or none), the rest C's, with no list of positions.
+        allowed = mask.bitmap()
+        present = np.where(allowed, t.bitmap(), c.present)
+        t_values = t.values.astype(dtype, copy=False) if t.is_bitmap else t.dense_values(dtype)
+        values = np.where(allowed, t_values, c.values)
+        return Write(int(np.count_nonzero(present)),
+                     piece=Piece.from_bitmap(present, values, was_bitmap=True))
     if accum is None and c.is_bitmap and not mask.complement:
         # (A mask, no replace.) Allowed positions become T's, the rest keep C's: a patch of
         # the mask's positions.
