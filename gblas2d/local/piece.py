@@ -411,7 +411,8 @@ def write(c, t, mask, accum, replace, *, t_masked=False):
         # (A mask, no replace.) A dense T, or a complemented mask: over whole arrays, the
         # allowed positions T's (an entry or none), the rest C's, with no list of positions.
         allowed = mask.bitmap()
-        present = np.where(allowed, t.bitmap(), c.present)
+        # (bit operations: numpy's where on bools is ten times slower)
+        present = (allowed & t.bitmap()) | (c.present & ~allowed)
         t_values = t.values.astype(dtype, copy=False) if t.is_bitmap else t.dense_values(dtype)
         values = np.where(allowed, t_values, c.values)
         return Write(int(np.count_nonzero(present)),
