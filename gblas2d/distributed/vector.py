@@ -18,7 +18,7 @@ from ..local import backends
 from ..local.device import array_module
 from ..local.keys import unique_sorted
 from ..local.piece import Piece, PieceMask, Write, place_of
-from ..semirings import binary
+from ..semirings import binary, select
 from .products import EdgeSums
 from .redistribute import fetch, reduce_duplicates, to_owners
 
@@ -202,6 +202,17 @@ class DistVector:
                 z = Piece.from_entries(c.size, z_idx[order], z_vals[order], c.dtype)
             change = write_piece(c, z, mask, None, replace)
         self.commit(change)
+
+    def select_positions(self, op, thunk):
+        """This rank's piece of the entries a builtin index test keeps (``indexle``,
+        ``indexgt``: a prefix or a suffix of the index space), or None for another op."""
+        if op.name not in ("rowle", "rowgt") or getattr(select, op.name).func is not op.func \
+                or self.piece.xp is not np:
+            return None
+        # a position is at most the thunk below ``cut``, local
+        cut = min(max(int(np.int64(thunk)) + 1 - self.offset, 0), self.local_size)
+        return self.piece.within(0, cut) if op.name == "rowle" else \
+            self.piece.within(cut, self.local_size)
 
     def ewise(self, other, binop, kind, types, out_type, defaults):
         """This rank's piece of an element-wise op ("add", "mult" or "union") of this vector

@@ -353,6 +353,9 @@ class Vector(Container):
         self._d.write(t, None if mask is None else mask.local(), accum, replace,
                       t_masked=result.masks_result, borrowed=result.borrows)
 
+    def _select_positions(self, op, thunk):
+        return self._d.select_positions(op, thunk)
+
     def _select_values(self, op, thunk):
         if getattr(builtin_select, op.name, None) is op:
             # A builtin comparison takes any value: a bitmap is tested over whole arrays.

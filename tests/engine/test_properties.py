@@ -609,6 +609,19 @@ MAT_SELECT = ["tril", "triu", "offdiag", "diag", "rowle", "rowgt", "colle", "col
               "valueeq", "valuene"]
 
 
+@pytest.mark.parametrize("density", [0.2, 0.9])
+def test_index_selects_cut_at_every_position(density):
+    """``indexle`` and ``indexgt`` keep a prefix or a suffix of the index space, cut on each
+    rank at its own offset: every cut of a list and of a bitmap, as python-graphblas cuts."""
+    rng = np.random.default_rng(5)
+    a = rand_vec(rng, 23, "FP64", density)
+    for name in ("indexle", "indexgt"):
+        for thunk in range(-1, 25):
+            assert_same_vector(a.gb.select(getattr(gb.select, name), thunk).new(),
+                               a.G.select(getattr(G.select, name), thunk).new(),
+                               what=f"{name} {thunk} density={density}")
+
+
 @examples(serial=60)
 @given(n=sizes, seed=seeds, dens=densities, dtype=dtypes, name=st.sampled_from(VEC_SELECT),
        kind=mask_kinds, accum=accums, replace=st.booleans())
