@@ -282,11 +282,12 @@ _IDEMPOTENT = frozenset(("any", "min", "max", "lor", "land", "bor", "band"))
 def folds_to_itself(monoid):
     """Whether ``monoid`` is a builtin one, typed or not, with ``x (+) x = x`` for every x
     (any, min, max, lor, land, bor, band): repeats of a value fold to that value."""
-    from . import binary
+    if monoid.name not in _IDEMPOTENT:
+        return False
+    from . import binary  # (here: binary's ops are made of this module's classes)
 
     builtin = getattr(binary, monoid.name, None)
-    return monoid.name in _IDEMPOTENT and builtin is not None and \
-        monoid.binaryop.func is builtin.func
+    return builtin is not None and monoid.binaryop.func is builtin.func
 
 
 class Monoid(Operator):
