@@ -86,18 +86,18 @@ def _member(positions, ix):
 
 
 
-def _walk(ptr, ind, major, minor, major_lo, minor_lo, n_major):
+def _walk(ptr, ind, major, minor, major_lo, minor_lo, n_major, *, places=False):
     """The entries of a compressed block (``ptr``, ``ind``) in the named majors (rows of a
-    CSR) and minors: their positions in the block's arrays, global (major, minor), and
-    where each entry's major sits in the index ``major`` when that is known from its line
-    alone (``_line_positions``; else None)."""
+    CSR) and minors: their positions in the block's arrays, global (major, minor), and, with
+    ``places``, where each entry's major sits in the index ``major`` when that is known from
+    its line alone (``_line_positions``; else None)."""
     local = _local(major, major_lo, n_major)
     start = ptr[local]
     counts = ptr[local + 1] - start
     at = _ranges(start, counts)
     entry_major = np.repeat(local + major_lo, counts)
     entry_minor = ind[at] + minor_lo
-    lines = _line_positions(major, local + major_lo)
+    lines = _line_positions(major, local + major_lo) if places else None
     k = None if lines is None else np.repeat(lines, counts)
     if minor is not None:
         keep = _member(entry_minor, minor)
@@ -139,11 +139,12 @@ def sub_entries(a, rows, cols):
     if isinstance(rows, range) and not isinstance(cols, range) and \
             len(_local(cols, c_lo, b.ncols)) < b.ncols // 4:
         ptr, ind, vals = b.csc
-        at, entry_cols, entry_rows, l = _walk(ptr, ind, cols, rows, c_lo, r_lo, b.ncols)
+        at, entry_cols, entry_rows, l = _walk(ptr, ind, cols, rows, c_lo, r_lo, b.ncols,
+                                              places=True)
         vals = vals[at]
     else:
         at, entry_rows, entry_cols, k = _walk(b.csr[0], b.cols, rows, cols, r_lo, c_lo,
-                                              b.nrows)
+                                              b.nrows, places=True)
         vals = b.values_at(at)
     # each entry's place in the other index, where its line did not give it
     if l is None:
