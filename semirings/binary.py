@@ -68,9 +68,12 @@ gt = BinaryOp("gt", np.greater)
 lt = BinaryOp("lt", np.less)
 ge = BinaryOp("ge", np.greater_equal)
 le = BinaryOp("le", np.less_equal)
-lor = BinaryOp("lor", lambda x, y: ((x != 0) | (y != 0)).astype(x.dtype), commutative=True)
-land = BinaryOp("land", lambda x, y: ((x != 0) & (y != 0)).astype(x.dtype), commutative=True)
-lxor = BinaryOp("lxor", lambda x, y: ((x != 0) ^ (y != 0)).astype(x.dtype), commutative=True)
+lor = BinaryOp("lor", lambda x, y: ((x != 0) | (y != 0)).astype(x.dtype, copy=False),
+                commutative=True)
+land = BinaryOp("land", lambda x, y: ((x != 0) & (y != 0)).astype(x.dtype, copy=False),
+                 commutative=True)
+lxor = BinaryOp("lxor", lambda x, y: ((x != 0) ^ (y != 0)).astype(x.dtype, copy=False),
+                 commutative=True)
 lxnor = BinaryOp("lxnor", lambda x, y: (x != 0) == (y != 0), result=BOOL, commutative=True)
 bor = BinaryOp("bor", np.bitwise_or, commutative=True)
 band = BinaryOp("band", np.bitwise_and, commutative=True)
@@ -87,12 +90,13 @@ secondj1 = BinaryOp("secondj1", lambda x, y, ia, ja, ib, jb: jb + 1, index_aware
 
 # The "is" comparisons give 1 or 0 in the operands' type (SuiteSparse's GxB_ISEQ, ...), so
 # they can be summed: plus_iseq counts the equal pairs.
-iseq = BinaryOp("iseq", lambda x, y: np.equal(x, y).astype(x.dtype), commutative=True)
-isne = BinaryOp("isne", lambda x, y: np.not_equal(x, y).astype(x.dtype), commutative=True)
-isgt = BinaryOp("isgt", lambda x, y: np.greater(x, y).astype(x.dtype))
-islt = BinaryOp("islt", lambda x, y: np.less(x, y).astype(x.dtype))
-isge = BinaryOp("isge", lambda x, y: np.greater_equal(x, y).astype(x.dtype))
-isle = BinaryOp("isle", lambda x, y: np.less_equal(x, y).astype(x.dtype))
+iseq = BinaryOp("iseq", lambda x, y: np.equal(x, y).astype(x.dtype, copy=False), commutative=True)
+isne = BinaryOp("isne", lambda x, y: np.not_equal(x, y).astype(x.dtype, copy=False),
+                commutative=True)
+isgt = BinaryOp("isgt", lambda x, y: np.greater(x, y).astype(x.dtype, copy=False))
+islt = BinaryOp("islt", lambda x, y: np.less(x, y).astype(x.dtype, copy=False))
+isge = BinaryOp("isge", lambda x, y: np.greater_equal(x, y).astype(x.dtype, copy=False))
+isle = BinaryOp("isle", lambda x, y: np.less_equal(x, y).astype(x.dtype, copy=False))
 absfirst = BinaryOp("absfirst", lambda x, y: np.abs(x))
 abssecond = BinaryOp("abssecond", lambda x, y: np.abs(y))
 rtruediv = BinaryOp("rtruediv", lambda x, y: _numeric.truediv(y, x))

@@ -40,12 +40,12 @@ def _popcount(x):
     # bits, as in C.
     if x.dtype.kind not in "iu":
         raise TypeError(f"popcount needs an integer type, got {x.dtype}")
-    return np.bitwise_count(x).astype(x.dtype)
+    return np.bitwise_count(x).astype(x.dtype, copy=False)
 
 
 def _lnot(x):
     # !(x != 0) in x's own type, as GxB_LNOT on every type.
-    return np.logical_not(x).astype(x.dtype)
+    return np.logical_not(x).astype(x.dtype, copy=False)
 
 
 def _float_op(name, ufunc):
