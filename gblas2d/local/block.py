@@ -6,10 +6,11 @@ such row), as SuiteSparse and CombBLAS do. On a large grid most rows of a block 
 Graph 500 scale 30 on 64 x 64 ranks, 2^24 rows for ~4M entries), and a matrix may be declared
 up to 2^60 x 2^60: the DCSR keeps the block's memory O(entries) whatever its dimensions.
 
-A block never changes once made; an operation makes a new one. So blocks may share arrays
-(``apply`` keeps the structure of its input, a copy keeps everything) and what is derived from
-the entries (the COO rows, the CSC, scipy and SuiteSparse copies, degrees) is cached for the
-block's life.
+A block's entries never change once made; an operation makes a new block. So blocks may
+share arrays (``apply`` keeps the structure of its input, a copy keeps everything) and what is
+derived from the entries (the COO rows, the CSC, scipy and SuiteSparse copies, degrees) is
+cached for the block's life. An array is written in place only where no other object can read
+it (a merge of pending writes, below).
 
 A write of a few entries into a large block (``upserted``) makes a new block that shares the
 old one's arrays and keeps the written entries aside, sorted by key, as SuiteSparse keeps
