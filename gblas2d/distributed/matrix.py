@@ -203,10 +203,16 @@ class DistMatrix:
         position the plain ``BlockMask`` allows, C kept elsewhere (a visited set's
         ``V(F.S) << level``), pending where they are few. A mask written under this matrix's
         complement (``Block.avoids``: a BFS frontier) names no entry of it, so nothing is
-        looked up."""
+        looked up. A mask of many entries goes to the backend's masked assign whole, with no
+        list of its keys made."""
+        c = self.block
+        if not c.can_pend(mask.block.nvals):
+            self.install(backends.run("assign_masked", c, mask, value, dtype, accum,
+                                      self.dtype.np_type))
+            return
         keys = mask.keys()
         self.upsert(keys, np.full(len(keys), value, dtype=dtype), accum,
-                    new=mask.block.avoids(self.block))
+                    new=mask.block.avoids(c))
 
     def clear(self):
         """Local. No entries (nvals 0 on every rank, as every rank calls it)."""

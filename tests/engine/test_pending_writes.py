@@ -18,6 +18,7 @@ from _helpers import (
     DTYPES,
     assert_same_matrix,
     assert_same_vector,
+    backend_in_use,
     mask_of,
     mat_pair,
     rand_mat,
@@ -28,6 +29,7 @@ from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 import gblas2d as gb
+from gblas2d.local import backends
 
 UNDER_MPI = os.environ.get("GBLAS2D_TEST_MPI") == "1"
 EXAMPLES = settings(phases=[Phase.explicit, Phase.reuse, Phase.generate], max_examples=15) \
@@ -342,3 +344,25 @@ def test_a_merge_that_only_replaces_values_keeps_the_storage():
     assert block.ptr is ptr and block.cols is cols and id(block.values) != vals
     np.testing.assert_array_equal(block.values, expected)
     np.testing.assert_array_equal(base.values, values)
+
+
+@pytest.mark.parametrize("backend", ["suitesparse", "numpy"])
+@EXAMPLES
+@given(seed=st.integers(0, 2**32 - 1), nrows=st.integers(1, 30), ncols=st.integers(1, 30),
+       dtype=st.sampled_from(["FP64", "INT64", "BOOL"]), structure=st.booleans(),
+       accum=st.sampled_from([None, "plus", "min", "second"]), typed=st.booleans())
+def test_a_scalar_under_a_mask_of_many_entries(backend, seed, nrows, ncols, dtype, structure,
+                                               accum, typed):
+    """``C(M) << s`` with M as large as C: written whole by the backend's masked assign (each
+    backend, SuiteSparse's taking its small operands too), a scalar of C's type or another."""
+    if dtype == "BOOL" and accum in ("plus", "min"):
+        return
+    rng = np.random.default_rng(seed)
+    c = rand_mat(rng, nrows, ncols, dtype, 0.5)
+    m = rand_mat(rng, nrows, ncols, "INT64", 0.7)
+    value = {"FP64": 2.5, "INT64": 3, "BOOL": True}[dtype] if typed else 7
+    for L, C, M in ((gb, c.gb, m.gb), (G, c.G, m.G)):
+        with backend_in_use(backend if L is gb else backends.backend_name()):
+            C(M.S if structure else M.V,
+              accum=None if accum is None else getattr(L.binary, accum)) << value
+    assert_same_matrix(c.gb, c.G, what=f"{dtype} S={structure} accum={accum} value={value}")

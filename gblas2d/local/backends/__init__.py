@@ -25,6 +25,9 @@ out_dtype)``
 ``assign_region(block, rows, cols, value, value_type, accum, dtype)``
     ``C(rows, cols) = accum(C(rows, cols), s)`` for the scalar ``value`` of ``value_type`` and
     sorted unique block-local ``rows`` and ``cols``, as a new Block of ``dtype``.
+``assign_masked(block, mask, value, value_type, accum, dtype)``
+    ``C<M> = accum(C, s)`` for the scalar ``value`` of ``value_type`` and a plain ``BlockMask``,
+    as a new Block of ``dtype``.
 ``select_values(block, op, thunk)``
     the entries of a block whose value passes a select op that reads no positions, as a new
     Block.

@@ -325,6 +325,15 @@ def assign_region(block, rows, cols, value, value_type, accum, dtype):
     return write_block(block, t, BlockMask(t, True, False), accum, False, dtype)
 
 
+def assign_masked(block, mask, value, value_type, accum, dtype):
+    """``C<M> = accum(C, s)``: the scalar ``value`` of ``value_type`` at every position the
+    plain ``BlockMask`` allows, C kept elsewhere; a new Block of ``dtype``."""
+    keys = mask.keys()
+    t = Block.from_keys(block.nrows, block.ncols, keys,
+                        np.full(len(keys), value, dtype=value_type))
+    return write_block(block, t, BlockMask(t, True, False), accum, False, dtype)
+
+
 def ewise_block(a, b, binop, kind, in_types, out_type, defaults):
     """Element-wise op of two blocks of the same shape: sorted (keys, values).
 

@@ -410,6 +410,18 @@ def extract_block(block, rows, cols):
     return _block_of(_matrix(block, "rows")[index[0], index[1]].new(**_THREADS_KW), keep=False)
 
 
+def assign_masked(block, mask, value, value_type, accum, dtype):
+    """``C<M> = accum(C, s)`` on a copy of the block (the interface of ``backends``):
+    SuiteSparse's masked assign of a scalar, the mask read as it holds it."""
+    out = _matrix(block, "rows").dup()
+    dtype = np.dtype(dtype).name
+    op = None if accum is None else getattr(grb.binary, accum.name)[dtype]
+    on = _matrix(mask.block, "rows")
+    out(mask=on.S if mask.structure else on.V, accum=op, **_THREADS_KW) << \
+        grb.Scalar.from_value(value, dtype=dtype)
+    return _block_of(out, keep=False)
+
+
 def select_values(block, op, thunk):
     """The block's entries whose value passes the select ``op`` (the interface of
     ``backends``): SuiteSparse's compiled select for the builtin value comparisons (see
@@ -557,7 +569,15 @@ def _accepts_assign_region(block, rows, cols, value, value_type, accum, dtype):
     # accum, and not small.
     return np.dtype(value_type) == np.dtype(dtype) and _native(dtype) and \
         (accum is None or _is_builtin(accum, builtin_binary, grb.binary)) and \
-        block.nvals + len(rows) * len(cols) >= SMALL_BLOCK
+        bool(block.nvals) and block.nvals + len(rows) * len(cols) >= SMALL_BLOCK
+
+
+def _accepts_assign_masked(block, mask, value, value_type, accum, dtype):
+    # as a region's assign (``_accepts_assign_region``), under a plain mask with entries
+    return np.dtype(value_type) == np.dtype(dtype) and _native(dtype) and \
+        (accum is None or _is_builtin(accum, builtin_binary, grb.binary)) and \
+        not mask.complement and bool(block.nvals and mask.block.nvals) and \
+        block.nvals + mask.block.nvals >= SMALL_BLOCK
 
 
 def _accepts_extract_block(block, rows, cols):
@@ -577,7 +597,8 @@ _ACCEPTS = {"spmv": _accepts_spmv, "spgemm": _accepts_spgemm,
             "ewise_block": _accepts_ewise_block, "transpose_block": _accepts_transpose_block,
             "reduce_rows": _accepts_reduce_rows, "reduce_cols": _accepts_reduce_rows,
             "select_positions": _accepts_select_positions,
-            "assign_region": _accepts_assign_region, "extract_block": _accepts_extract_block}
+            "assign_region": _accepts_assign_region, "assign_masked": _accepts_assign_masked,
+            "extract_block": _accepts_extract_block}
 
 
 def accepts(kernel, *args, **kwargs):
