@@ -475,8 +475,13 @@ class Comm:
                       for rank in range(self.world.size)]
             lines.append("gblas2d: aborting the job")
             print("\n".join(lines), file=sys.stderr, flush=True)
+            # the launcher forwards a rank's output on its own time, and an abort tears the
+            # job down at once: on a loaded machine the report was lost (CI, twice)
+            time.sleep(1.0)
         else:
-            time.sleep(grace + 5.0)  # the lowest rank that waited reports and aborts
+            # the lowest rank that waited reports and aborts; the others abort on their own
+            # only if it never does (a rank starved of the CPU for seconds still reports)
+            time.sleep(grace + 30.0)
         world.Abort(1)
 
     def keep(self, mapping, key, value):

@@ -54,7 +54,7 @@ def test_a_rank_that_skipped_a_call_is_reported_and_the_job_aborted(tmp_path):
     lines = done.stderr.splitlines()
     first = "gblas2d: ranks waited more than 2 s for the others (GBLAS2D_DEBUG); where each " \
             "rank is:"
-    assert first in lines, done.stderr
+    assert first in lines, f"stdout:\n{done.stdout}\nstderr:\n{done.stderr}"
     head = lines.index(first)
     report = lines[head + 1:head + 6]
     waiting = re.compile(r"  rank (\d): in Vector\.from_coo at skip\.py:12, waiting \d+ s in "
