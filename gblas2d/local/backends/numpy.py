@@ -320,15 +320,17 @@ def assign_region(block, rows, cols, value, value_type, accum, dtype):
     every place of the sorted unique block-local ``rows`` x ``cols``, C kept elsewhere; a new
     Block of ``dtype``."""
     keys = (rows[:, None] * block.ncols + cols[None, :]).reshape(-1)
-    t = Block.from_keys(block.nrows, block.ncols, keys,
-                        np.full(len(keys), value, dtype=value_type))
-    return write_block(block, t, BlockMask(t, True, False), accum, False, dtype)
+    return _scalar_at(block, keys, value, value_type, accum, dtype)
 
 
 def assign_masked(block, mask, value, value_type, accum, dtype):
     """``C<M> = accum(C, s)``: the scalar ``value`` of ``value_type`` at every position the
     plain ``BlockMask`` allows, C kept elsewhere; a new Block of ``dtype``."""
-    keys = mask.keys()
+    return _scalar_at(block, mask.keys(), value, value_type, accum, dtype)
+
+
+def _scalar_at(block, keys, value, value_type, accum, dtype):
+    """``C<T.S> = accum(C, T)`` for T the scalar at the sorted unique ``keys``."""
     t = Block.from_keys(block.nrows, block.ncols, keys,
                         np.full(len(keys), value, dtype=value_type))
     return write_block(block, t, BlockMask(t, True, False), accum, False, dtype)

@@ -396,10 +396,25 @@ def assign_region(block, rows, cols, value, value_type, accum, dtype):
     """``C(rows, cols) = accum(C(rows, cols), s)`` on a copy of the block (the interface of
     ``backends``): SuiteSparse's assign of a scalar to a region, which touches the region's
     rows only."""
+    return _scalar_written(block, value, accum, dtype,
+                           lambda out, op: out(accum=op, **_THREADS_KW)[rows, cols])
+
+
+def assign_masked(block, mask, value, value_type, accum, dtype):
+    """``C<M> = accum(C, s)`` on a copy of the block (the interface of ``backends``):
+    SuiteSparse's masked assign of a scalar, the mask read as it holds it."""
+    on = _matrix(mask.block, "rows")
+    return _scalar_written(block, value, accum, dtype, lambda out, op: out(
+        mask=on.S if mask.structure else on.V, accum=op, **_THREADS_KW))
+
+
+def _scalar_written(block, value, accum, dtype, target):
+    """A copy of the block with the scalar ``value`` (of the block's type ``dtype``) written
+    into ``target(copy, accum op)``, its arrays taken over."""
     out = _matrix(block, "rows").dup()
     dtype = np.dtype(dtype).name
     op = None if accum is None else getattr(grb.binary, accum.name)[dtype]
-    out(accum=op, **_THREADS_KW)[rows, cols] << grb.Scalar.from_value(value, dtype=dtype)
+    target(out, op) << grb.Scalar.from_value(value, dtype=dtype)
     return _block_of(out, keep=False)
 
 
@@ -408,18 +423,6 @@ def extract_block(block, rows, cols):
     extract, the result's arrays taken over."""
     index = [slice(ix.start, ix.stop) if isinstance(ix, range) else ix for ix in (rows, cols)]
     return _block_of(_matrix(block, "rows")[index[0], index[1]].new(**_THREADS_KW), keep=False)
-
-
-def assign_masked(block, mask, value, value_type, accum, dtype):
-    """``C<M> = accum(C, s)`` on a copy of the block (the interface of ``backends``):
-    SuiteSparse's masked assign of a scalar, the mask read as it holds it."""
-    out = _matrix(block, "rows").dup()
-    dtype = np.dtype(dtype).name
-    op = None if accum is None else getattr(grb.binary, accum.name)[dtype]
-    on = _matrix(mask.block, "rows")
-    out(mask=on.S if mask.structure else on.V, accum=op, **_THREADS_KW) << \
-        grb.Scalar.from_value(value, dtype=dtype)
-    return _block_of(out, keep=False)
 
 
 def select_values(block, op, thunk):
@@ -564,41 +567,35 @@ def _accepts_reduce_rows(block, monoid, out_dtype, *, bitmap=False):
     return True
 
 
-def _accepts_assign_region(block, rows, cols, value, value_type, accum, dtype):
+def _scalar_writes_here(block, places, value_type, accum, dtype):
     # The scalar of C's type (no cast for SuiteSparse to do otherwise than numpy), a builtin
-    # accum, and not small.
+    # accum, into a block with entries, the two not both small.
     return np.dtype(value_type) == np.dtype(dtype) and _native(dtype) and \
         (accum is None or _is_builtin(accum, builtin_binary, grb.binary)) and \
-        bool(block.nvals) and block.nvals + len(rows) * len(cols) >= SMALL_BLOCK
+        bool(block.nvals) and block.nvals + places >= SMALL_BLOCK
+
+
+def _accepts_assign_region(block, rows, cols, value, value_type, accum, dtype):
+    return _scalar_writes_here(block, len(rows) * len(cols), value_type, accum, dtype)
 
 
 def _accepts_assign_masked(block, mask, value, value_type, accum, dtype):
-    # as a region's assign (``_accepts_assign_region``), under a plain mask with entries
-    return np.dtype(value_type) == np.dtype(dtype) and _native(dtype) and \
-        (accum is None or _is_builtin(accum, builtin_binary, grb.binary)) and \
-        not mask.complement and bool(block.nvals and mask.block.nvals) and \
-        block.nvals + mask.block.nvals >= SMALL_BLOCK
+    return not mask.complement and bool(mask.block.nvals) and \
+        _scalar_writes_here(block, mask.block.nvals, value_type, accum, dtype)
 
 
-def _accepts_extract_block(block, rows, cols):
-    return bool(block.nvals) and block.nvals >= SMALL_BLOCK and _native(block.values.dtype)
-
-
-def _accepts_select_positions(block, op, thunk):
-    return bool(block.nvals) and block.nvals >= SMALL_BLOCK and _native(block.values.dtype)
-
-
-def _accepts_transpose_block(block):
+def _accepts_whole_block(block, *_):
+    # extract, position select, transpose: any block of entries of a native type, not small
     return bool(block.nvals) and block.nvals >= SMALL_BLOCK and _native(block.values.dtype)
 
 
 _ACCEPTS = {"spmv": _accepts_spmv, "spgemm": _accepts_spgemm,
             "write_block": _accepts_write_block, "select_values": _accepts_select_values,
-            "ewise_block": _accepts_ewise_block, "transpose_block": _accepts_transpose_block,
+            "ewise_block": _accepts_ewise_block, "transpose_block": _accepts_whole_block,
             "reduce_rows": _accepts_reduce_rows, "reduce_cols": _accepts_reduce_rows,
-            "select_positions": _accepts_select_positions,
+            "select_positions": _accepts_whole_block,
             "assign_region": _accepts_assign_region, "assign_masked": _accepts_assign_masked,
-            "extract_block": _accepts_extract_block}
+            "extract_block": _accepts_whole_block}
 
 
 def accepts(kernel, *args, **kwargs):
