@@ -2,11 +2,11 @@
 files.
 
 The input object must be the same on every rank (each keeps its own part, no communication);
-outputs are built on every rank from a gather. Matrix Market files and the helpers of every
-text reader and writer live in ``graphio.py``, the parallel edge list reader in
-``edgelist.py``, the LDBC Graphalytics reader in ``graphalytics.py``, the
-binary ``save``/``load`` format in ``binformat.py``, the graph generators (``gb.generators``)
-in ``generators.py``.
+outputs are built on every rank from a gather. Matrix Market files live in
+``matrixmarket.py``, the parallel edge list reader in ``edgelist.py``, the LDBC Graphalytics
+reader in ``graphalytics.py``, what these text readers and writers share in ``graphio.py``,
+the binary ``save``/``load`` format in ``binformat.py``, the graph generators
+(``gb.generators``) in ``generators.py``.
 
 The I/O layer builds on the surface (``Matrix``, ``Vector``) and the 2D layer (ownership,
 redistribution); nothing below it imports it.
@@ -20,7 +20,7 @@ from ..surface.vector import Vector
 from .binformat import load, save
 from .edgelist import read_edgelist
 from .graphalytics import read_graphalytics
-from .graphio import mmread, mmwrite
+from .matrixmarket import mmread, mmwrite
 
 __all__ = ["from_graphblas", "from_networkx", "from_scipy_sparse", "load", "mmread", "mmwrite",
            "read_edgelist", "read_graphalytics", "save", "to_graphblas", "to_networkx",
