@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 from .. import io
-from ..distributed.comm import seen_per_rank
+from ..distributed.failures import seen_per_rank
 from ..distributed.grid import default_grid
 from ..io import generators, graphalytics
 

@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import Matrix, Scalar, Vector
-from ..distributed.comm import heard_of_a_peer
+from ..distributed.failures import heard_of_a_peer
 from .algorithms import OPTIONS, Spec, flag, parse_probability
 
 # what a function must return, said in every error about a result

@@ -11,7 +11,7 @@ import zipfile
 
 import numpy as np
 
-from ..distributed.comm import seen_per_rank
+from ..distributed.failures import seen_per_rank
 from ..distributed.grid import collective, default_grid
 from ..exceptions import InvalidValue
 from ..semirings.dtypes import lookup_dtype

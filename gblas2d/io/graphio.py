@@ -25,7 +25,7 @@ import zlib
 import numpy as np
 
 from ..distributed import redistribute as redist
-from ..distributed.comm import seen_per_rank
+from ..distributed.failures import seen_per_rank
 from ..exceptions import InvalidValue
 from ..semirings import binary
 from ..surface.expr import as_op
