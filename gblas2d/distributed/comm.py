@@ -712,8 +712,11 @@ class Comm:
                      (self.size - 1) if mine else 1, start)
         return [buffer[s:s + b].view(t) for s, b, t in zip(starts, nbytes, dtypes, strict=False)]
 
-    def allgather_object(self, obj):
-        """Every member's small picklable object (used to agree on errors and metadata)."""
+    def allgather_object(self, obj, *, final=False):
+        """Every member's small picklable object (used to agree on errors and metadata).
+        ``final`` (on the world): what the call computes from the gathered objects is the same
+        on every rank and cannot fail on some only, so the public call's end needs no step of
+        its own (``step``'s ``final``)."""
         self._checked()
         if self.size == 1:
             return [obj]
@@ -723,6 +726,8 @@ class Comm:
         nbytes = len(pickle.dumps(obj))
         self._record("allgather_obj", nbytes * (self.size - 1), nbytes * (self.size - 1),
                      2 * (self.size - 1), start)
+        if final and self is self.world:
+            self.state.final_at = self.state.seq
         return out
 
     def bcast_object(self, obj, root=0):

@@ -413,3 +413,35 @@ def test_every_write_agrees_the_degree_sums_of_its_entries(graph):
         v(m.S) << t                                    # clears m's positions, sets t's
         ok = ok and check(f"masked write {k}")
     assert agreed(ok), steps
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int64, np.uint64, np.float32, bool])
+def test_a_reduce_to_a_scalar_is_one_gather_and_its_opening(dtype):
+    """``v.reduce(monoid).new()`` and ``A.reduce_scalar``: every rank's fold travels in one
+    world allgather, which ends the call (the folds are the same on every rank), after the step
+    that opens it; at one rank, none. The values are exact in every type (the largest uint64
+    too, which a float would round), and a rank with no entries sends none."""
+    rng = np.random.default_rng(7)
+    n = 200
+    if dtype is bool:
+        values = rng.random(n) < 0.5
+    elif dtype is np.uint64:
+        values = np.full(n, np.iinfo(np.uint64).max, dtype=np.uint64)
+    else:
+        # whole numbers, whose sum is the same in any order of folding
+        values = rng.integers(0, 1000, n).astype(dtype)
+    idx = np.arange(n)  # only the first piece's rank has entries at more than one rank
+    v = gb.Vector.from_coo(idx, values, size=100 * n)
+    A = gb.Matrix.from_coo(idx, idx, values, nrows=n, ncols=n)
+    mon = gb.monoid.max if dtype is np.uint64 else gb.monoid.lor if dtype is bool else \
+        gb.monoid.plus
+    with gb.recording() as rec:
+        s = v.reduce(mon).new()
+        t = A.reduce_scalar(mon).new()
+    got = {key: row[0] for key, row in rec.totals.items()}
+    want = {} if grid().nprocs == 1 else {("agree", "world"): 2, ("allgather_obj", "world"): 2}
+    exact = values.max() if dtype is np.uint64 else values.any() if dtype is bool else \
+        np.add.reduce(values, dtype=s.dtype.np_type)
+    ok = got == want and s.value == exact and t.value == exact and type(s.value) is \
+        type(t.value)
+    assert agreed(ok), (got, want, s.value, t.value, exact)
