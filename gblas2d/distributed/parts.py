@@ -12,10 +12,10 @@ __all__ = ["entries_together", "fold_to_scalar"]
 
 
 def fold_to_scalar(grid, part, fold, stop, mon, out_type, allow_empty):
-    """Collective (one allgather, which ends the call). The Monoid ``mon``'s reduction of every rank's ``part`` (a
-    piece or a block), each rank's folded by ``fold`` first, as far as ``stop`` needs
-    (``Monoid.stop_of``); with no value anywhere, None if ``allow_empty``, else the monoid's
-    identity."""
+    """Collective (one allgather, which ends the call). The Monoid ``mon``'s reduction of
+    every rank's ``part`` (a piece or a block), each rank's folded by ``fold`` first, as far as
+    ``stop`` needs (``Monoid.stop_of``); with no value anywhere, None if ``allow_empty``, else
+    the monoid's identity."""
     local = part.folded(fold, stop)
     # a device's fold is one value, copied up to be sent
     local = None if local is None else device.on_host(local)
