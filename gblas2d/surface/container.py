@@ -296,7 +296,9 @@ class Container(InPlace):
             (a_keys, a), (b_keys, b) = entries_together(
                 *(c._device_part() or c._local_part() for c in (self, other)))
         same = bool(np.array_equal(a_keys, b_keys)) and bool(values_match(a, b))
-        return bool(self.grid.comm.allreduce(np.array([same], dtype=np.int64), "min")[0])
+        # one world step, where each rank that differs adds one; its sum, the same everywhere,
+        # ends the call (FastSV's test of every round)
+        return not self.grid.comm.step([int(not same)], final=True)[0]
 
     # ---- ``i in v``, ``(i, j) in A`` ----
     @collective

@@ -445,3 +445,20 @@ def test_a_reduce_to_a_scalar_is_one_gather_and_its_opening(dtype):
     ok = got == want and s.value == exact and t.value == exact and type(s.value) is \
         type(t.value)
     assert agreed(ok), (got, want, s.value, t.value, exact)
+
+
+def test_isequal_is_one_world_step_that_ends_the_call():
+    """``x.isequal(y)`` (FastSV's test of every round): each rank compares its pieces, and one
+    world step sums the ranks that differ, which also ends the call; at one rank, none. A
+    difference on one rank's piece alone makes every rank answer False."""
+    n = 1000
+    x = gb.Vector.from_coo(np.arange(0, n, 3), 1.0, size=n)
+    y = x.dup()
+    z = x.dup()
+    z[n - 1] = 2.0  # a value in the last rank's piece only: the same nvals, another value
+    with gb.recording() as rec:
+        same, other = x.isequal(y), x.isequal(z)
+    got = {key: row[0] for key, row in rec.totals.items()}
+    want = {} if grid().nprocs == 1 else {("allreduce", "world"): 2}
+    ok = got == want and same is True and other is False and x.nvals == z.nvals
+    assert agreed(ok), (got, want, same, other)
