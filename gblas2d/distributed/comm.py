@@ -730,8 +730,8 @@ class Comm:
             self.state.final_at = self.state.seq
         return out
 
-    def bcast_object(self, obj, root=0):
-        """``obj`` from ``root`` on every member."""
+    def bcast_object(self, obj, root=0, *, final=False):
+        """``obj`` from ``root`` on every member; ``final`` as ``allgather_object``'s."""
         self._checked()
         if self.size == 1:
             return obj
@@ -739,6 +739,8 @@ class Comm:
         self._open()
         out = self.mpi.bcast(obj, root=root)
         self._record("bcast_obj", 0, 0, 1, start)
+        if final and self is self.world:
+            self.state.final_at = self.state.seq
         return out
 
     @contextmanager

@@ -316,7 +316,8 @@ class MatrixElement(ScalarLike, MatrixIndexExpr):
             pos = np.searchsorted(keys, key)
             if pos < len(keys) and keys[pos] == key:
                 local = a.block.values[pos].item()
-        return a.grid.comm.bcast_object(local, root=owner)
+        # the owner's value, the same on every rank: the call ends there
+        return a.grid.comm.bcast_object(local, root=owner, final=True)
 
     @collective
     def new(self, dtype=None, *, input_mask=None, name=None):

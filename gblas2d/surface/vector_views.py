@@ -169,4 +169,5 @@ class VectorElement(ScalarLike, VectorIndexExpr):
         if owner == v.grid.rank:
             found, vals = v.host_piece().lookup(np.array([i - v.offset]))
             local = vals[0].item() if found[0] else None
-        return v.grid.comm.bcast_object(local, root=owner)
+        # the owner's value, the same on every rank: the call ends there
+        return v.grid.comm.bcast_object(local, root=owner, final=True)

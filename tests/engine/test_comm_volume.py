@@ -462,3 +462,19 @@ def test_isequal_is_one_world_step_that_ends_the_call():
     want = {} if grid().nprocs == 1 else {("allreduce", "world"): 2}
     ok = got == want and same is True and other is False and x.nvals == z.nvals
     assert agreed(ok), (got, want, same, other)
+
+
+def test_reading_one_element_is_its_owners_broadcast_and_its_opening():
+    """``v[i].value``, ``v.get(i)``, ``A.get(i, j)`` and ``i in v``: the owner's value is
+    broadcast after the step that opens the call, and the broadcast ends it, since every rank
+    then holds the same value; at one rank, none. The values read are the owners', a missing
+    element None (or the default)."""
+    n = 1000
+    v = gb.Vector.from_coo(np.arange(0, n, 3), np.arange(0, n, 3) * 0.5, size=n)
+    A = gb.Matrix.from_coo([1, 8], [3, 9], [1.5, 2.5], nrows=10, ncols=10)
+    with gb.recording() as rec:
+        read = [v[n - 1].value, v.get(n - 2, -1.0), A.get(8, 9), A.get(0, 0), (n - 1) in v]
+    got = {key: row[0] for key, row in rec.totals.items()}
+    want = {} if grid().nprocs == 1 else {("agree", "world"): 5, ("bcast_obj", "world"): 5}
+    ok = got == want and read == [(n - 1) * 0.5, -1.0, 2.5, None, True]
+    assert agreed(ok), (got, want, read)
