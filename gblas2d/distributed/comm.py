@@ -368,8 +368,7 @@ class Comm:
         if world.size == 1:
             return np.asarray(lanes, dtype=np.int64).copy()
         out = world._step(lanes, None, op)
-        if final:
-            world.state.final_at = world.state.seq
+        world._end_at_last(final)
         return out
 
     def _step(self, lanes, failure, op, final=False):
@@ -492,6 +491,13 @@ class Comm:
         (also where the call's group is this rank alone)."""
         if _debug[0] and self.world.size > 1:
             self.world._step((), None, "agree")
+
+    def _end_at_last(self, final):
+        """``final``, after a world collective: what the public call does with its result is
+        the same on every rank and cannot fail on some only, so the call ends here and needs
+        no step of its own at the end (``ended_agreed``)."""
+        if final and self is self.world:
+            self.state.final_at = self.state.seq
 
     def ended_agreed(self, since):
         """Whether the last call made after ``since`` (a ``seq``) was a final step."""
@@ -713,10 +719,8 @@ class Comm:
         return [buffer[s:s + b].view(t) for s, b, t in zip(starts, nbytes, dtypes, strict=False)]
 
     def allgather_object(self, obj, *, final=False):
-        """Every member's small picklable object (used to agree on errors and metadata).
-        ``final`` (on the world): what the call computes from the gathered objects is the same
-        on every rank and cannot fail on some only, so the public call's end needs no step of
-        its own (``step``'s ``final``)."""
+        """Every member's small picklable object (used to agree on errors and metadata);
+        ``final``: see ``_end_at_last``."""
         self._checked()
         if self.size == 1:
             return [obj]
@@ -726,12 +730,11 @@ class Comm:
         nbytes = len(pickle.dumps(obj))
         self._record("allgather_obj", nbytes * (self.size - 1), nbytes * (self.size - 1),
                      2 * (self.size - 1), start)
-        if final and self is self.world:
-            self.state.final_at = self.state.seq
+        self._end_at_last(final)
         return out
 
     def bcast_object(self, obj, root=0, *, final=False):
-        """``obj`` from ``root`` on every member; ``final`` as ``allgather_object``'s."""
+        """``obj`` from ``root`` on every member; ``final``: see ``_end_at_last``."""
         self._checked()
         if self.size == 1:
             return obj
@@ -739,8 +742,7 @@ class Comm:
         self._open()
         out = self.mpi.bcast(obj, root=root)
         self._record("bcast_obj", 0, 0, 1, start)
-        if final and self is self.world:
-            self.state.final_at = self.state.seq
+        self._end_at_last(final)
         return out
 
     @contextmanager

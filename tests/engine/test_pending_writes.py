@@ -25,7 +25,7 @@ from _helpers import (
     rand_values,
     rand_vec,
 )
-from hypothesis import Phase, given, settings
+from hypothesis import Phase, assume, given, settings
 from hypothesis import strategies as st
 
 import gblas2d as gb
@@ -355,8 +355,7 @@ def test_a_scalar_under_a_mask_of_many_entries(backend, seed, nrows, ncols, dtyp
                                                accum, typed):
     """``C(M) << s`` with M as large as C: written whole by the backend's masked assign (each
     backend, SuiteSparse's taking its small operands too), a scalar of C's type or another."""
-    if dtype == "BOOL" and accum in ("plus", "min"):
-        return
+    assume(dtype != "BOOL" or accum not in ("plus", "min"))
     rng = np.random.default_rng(seed)
     c = rand_mat(rng, nrows, ncols, dtype, 0.5)
     m = rand_mat(rng, nrows, ncols, "INT64", 0.7)
