@@ -73,8 +73,9 @@ class DistMatrix:
         dtype = self.dtype.np_type
         if block.has_pending and block.dtype != dtype:
             block.settle()  # (cast below, as a whole array)
-        if not block.has_pending:
-            # (a block with pending writes holds its base's arrays, of this type already)
+        if not block.has_pending and (not block.is_bitmap or block.dtype != dtype):
+            # (a block with pending writes holds its base's arrays, of this type already; a
+            # bitmap of this type is kept as it is, whose writes it takes in place)
             if block.is_iso:
                 # One value for every entry (a pattern) stays one value: 8 bytes an entry.
                 values = block.values if block.values.dtype == dtype else np.broadcast_to(
@@ -217,7 +218,7 @@ class DistMatrix:
     def clear(self):
         """Local. No entries (nvals 0 on every rank, as every rank calls it)."""
         b = self.block
-        self.block = Block.empty(b.nrows, b.ncols, b.values.dtype)
+        self.block = Block.empty(b.nrows, b.ncols, b.dtype)
         self.nvals = 0
         self.is_symmetric = False
 

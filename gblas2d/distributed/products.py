@@ -682,9 +682,9 @@ def _summa_stage(grid, A, B, semiring, out_type, local_mask, lo, hi, q):
     b_part = _row_range(B.block, lo - B.row_offset, hi - B.row_offset) \
         if grid.myrow == b_owner else None
     a_ptr, a_cols, a_vals = grid.row_comm.bcast_arrays(
-        a_part, a_owner, (np.int64, np.int64, A.block.values.dtype))
+        a_part, a_owner, (np.int64, np.int64, A.block.dtype))
     b_ptr, b_cols, b_vals = grid.col_comm.bcast_arrays(
-        b_part, b_owner, (np.int64, np.int64, B.block.values.dtype))
+        b_part, b_owner, (np.int64, np.int64, B.block.dtype))
     if not (len(a_cols) and len(b_cols)):
         return np.empty(0, dtype=np.int64), np.empty(0, dtype=out_type.np_type)
     stage = backends.run(

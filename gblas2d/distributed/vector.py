@@ -111,9 +111,15 @@ class DistVector:
     def region(self, positions):
         """This rank's positions among the global ``positions`` (any order, repeats
         allowed), as a piece whose entries are those positions."""
-        mine = positions[(positions >= self.offset) & (positions < self.offset + self.local_size)]
+        if self.local_size == self.size:
+            # (one rank: every position is this rank's, and the copy keeps the piece made of
+            # it apart from the caller's array)
+            mine = positions.copy()
+        else:
+            mine = positions[(positions >= self.offset) &
+                             (positions < self.offset + self.local_size)] - self.offset
         # sorted, not hashed: numpy's unique hashes integers, 50x slower on 500K of them
-        idx = unique_sorted(mine - self.offset)
+        idx = unique_sorted(mine)
         # kept a list whatever its density: a region is read for its positions
         return Piece.listed(self.local_size, idx, np.ones(len(idx), dtype=bool))
 

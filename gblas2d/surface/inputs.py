@@ -81,7 +81,9 @@ def axis_index(index, size, *, ranges=False):
         return positions.astype(np.int64)
     if positions.dtype.kind not in "iu":
         raise TypeError(f"Invalid dtype for index: {positions.dtype}")
-    given = positions.astype(np.int64)
+    # (not copied when already int64: the engine only reads an index, and keeps no array
+    # that could be the caller's: a region is cut from it, see DistVector.region)
+    given = positions.astype(np.int64, copy=False)
     # two reductions decide most indexes: none negative, none too large
     lowest, highest = int(given.min()), int(given.max())
     if lowest >= 0 and highest < size:

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from _helpers import (
     DTYPES,
+    agreed,
     assert_same_matrix,
     assert_same_vector,
     backend_in_use,
@@ -365,3 +366,140 @@ def test_a_scalar_under_a_mask_of_many_entries(backend, seed, nrows, ncols, dtyp
             C(M.S if structure else M.V,
               accum=None if accum is None else getattr(L.binary, accum)) << value
     assert_same_matrix(c.gb, c.G, what=f"{dtype} S={structure} accum={accum} value={value}")
+
+
+@pytest.mark.serial_only
+def test_a_dense_matrix_written_again_and_again_is_held_as_a_bitmap_written_in_place():
+    """A visited set's loop: the first merge keeps the storage by rows, the second makes the
+    dense block a bitmap, and from then on each merge sets the written entries in that same
+    bitmap. A copy taken before a write keeps its entries: the write goes into a copy."""
+    rng = np.random.default_rng(5)
+    nrows, ncols = 64, 300
+    keys = rng.choice(nrows * ncols, size=12_000, replace=False)
+    values = rng.random(len(keys))
+    free = np.setdiff1d(np.arange(nrows * ncols), keys)
+    rng.shuffle(free)
+    ours = gb.Matrix.from_coo(keys // ncols, keys % ncols, values, nrows=nrows, ncols=ncols)
+    theirs = G.Matrix.from_coo(keys // ncols, keys % ncols, values, nrows=nrows, ncols=ncols)
+    bitmaps = []
+
+    def write(step):
+        new = np.sort(free[50 * step:50 * (step + 1)])
+        for L, M in ((gb, ours), (G, theirs)):
+            T = L.Matrix.from_coo(new // ncols, new % ncols, float(step + 1), nrows=nrows,
+                                  ncols=ncols)
+            M(accum=L.binary.plus) << T
+            M.wait()
+
+    for step in range(5):
+        write(step)
+        assert ours.block.is_bitmap == (step >= 1), step
+        if ours.block.is_bitmap:
+            bitmaps.append(id(ours.block.bitmap()[0]))
+        assert not ours.block.has_pending and ours.nvals == theirs.nvals
+    # one bitmap from the second merge on, written in place
+    assert len(set(bitmaps)) == 1 and len(bitmaps) == 4
+    assert_same_matrix(ours, theirs, what="after the loop")
+    copy_ours, copy_theirs = ours.dup(), theirs.dup()
+    write(5)
+    assert id(ours.block.bitmap()[0]) not in bitmaps
+    assert_same_matrix(copy_ours, copy_theirs, what="the copy taken before the write")
+    assert_same_matrix(ours, theirs, what="the matrix written after the copy")
+
+
+# What reads a Matrix held as a bitmap: each through its own path (the CSR made from the
+# bitmap, SuiteSparse's import of it, its flags read at a mask's keys).
+BITMAP_READS = ["to_coo", "mxv", "mxm", "masked_mxm_S", "masked_mxm_V", "masked_mxm_~S",
+                "reduce_rows", "reduce_columns", "reduce_scalar", "transpose", "select",
+                "apply", "ewise_mult", "ewise_add", "extract", "dup_cast", "write_under"]
+
+
+def _bitmap_read(L, c, kind, other, q, x):
+    """A reading of ``c`` python-graphblas and gblas2d both give: a Matrix, a Vector or a
+    Scalar. ``other`` has c's shape, ``q`` is square of c's columns."""
+    if kind.startswith("masked_mxm"):
+        mask = {"S": c.S, "V": c.V, "~S": ~c.S}[kind.rsplit("_", 1)[1]]
+        out = L.Matrix(other.dtype, c.nrows, c.ncols)
+        out(mask) << other.mxm(q, L.semiring.plus_times)
+        return out
+    return {
+        "to_coo": lambda: c,
+        "mxv": lambda: c.mxv(x, L.semiring.plus_times).new(),
+        "mxm": lambda: c.mxm(other.T, L.semiring.plus_times).new(),
+        "reduce_rows": lambda: c.reduce_rowwise(L.monoid.max).new(),
+        "reduce_columns": lambda: c.reduce_columnwise(L.monoid.min).new(),
+        "reduce_scalar": lambda: c.reduce_scalar(L.monoid.max).new(),
+        "transpose": lambda: c.T.new(),
+        "select": lambda: c.select(L.select.valuegt, 0).new(),
+        "apply": lambda: c.apply(L.unary.ainv).new(),
+        "ewise_mult": lambda: c.ewise_mult(other, L.binary.times).new(),
+        "ewise_add": lambda: c.ewise_add(other, L.binary.minus).new(),
+        "extract": lambda: c[[0, c.nrows - 1], :].new(),
+        "dup_cast": lambda: c.dup(dtype="INT64"),
+        "write_under": lambda: _written_under(L, c, other),
+    }[kind]()
+
+
+def _written_under(L, c, other):
+    out = other.dup()
+    out(c.S, accum=L.binary.plus) << c
+    return out
+
+
+@EXAMPLES
+@given(seed=st.integers(0, 2**32 - 1), nrows=st.integers(40, 60), ncols=st.integers(40, 60),
+       dtype=st.sampled_from(["FP64", "INT64", "BOOL"]), iso=st.booleans(),
+       writes=st.lists(st.tuples(st.sampled_from(["assign", "accumulate", "set_values"]),
+                                 st.integers(0, 4), st.booleans()), min_size=3, max_size=5),
+       reads=st.lists(st.sampled_from(BITMAP_READS), min_size=1, max_size=4),
+       backend=st.sampled_from(["suitesparse", "numpy"]))
+def test_a_written_dense_matrix_reads_as_python_graphblas_does(seed, nrows, ncols, dtype, iso,
+                                                               writes, reads, backend):
+    """A dense matrix written in a loop, each write merged (``wait``) but the last, which may
+    be left pending: from its second merge it is a bitmap on every rank, one value for every
+    entry or not. Every kind of reader, on either backend's kernels, gives python-graphblas's
+    answer. Each write reaches every block of a grid of up to 3 x 3 (the corners and middles
+    of the matrix) and ``k`` random places."""
+    rng = np.random.default_rng(seed)
+    keys = rng.choice(nrows * ncols, size=max(1, nrows * ncols * 3 // 4), replace=False)
+    one = True if dtype == "BOOL" else 2
+    values = np.full(len(keys), one) if iso else rand_values(rng, len(keys), dtype)
+    c = mat_pair(keys // ncols, keys % ncols, values, dtype, nrows, ncols)
+    other = rand_mat(rng, nrows, ncols, "INT64", 0.6)
+    q = rand_mat(rng, ncols, ncols, "INT64", 0.4)
+    x = rand_vec(rng, ncols, "FP64", 0.7)
+    ours, theirs = c.gb, c.G
+    spread = [(i * (nrows - 1) // 2) * ncols + j * (ncols - 1) // 2 for i in range(3)
+              for j in range(3)]
+    for step, (kind, k, wait) in enumerate(writes):
+        wait = wait or step < len(writes) - 1
+        at = np.union1d(spread, rng.choice(nrows * ncols, size=k, replace=False))
+        for L, M in ((gb, ours), (G, theirs)):
+            T = L.Matrix.from_coo(at // ncols, at % ncols, one, dtype=dtype, nrows=nrows,
+                                  ncols=ncols)
+            if kind == "assign":
+                M(T.S) << one
+            elif kind == "accumulate":
+                M(accum=L.binary.max) << T
+            else:
+                # values other than the one value: an iso matrix stops being one
+                M(T.S) << (T.apply(L.binary.plus, right=1) if dtype != "BOOL" else
+                           T.apply(L.unary.lnot))
+            if wait:
+                M.wait()
+        assert ours.nvals == theirs.nvals, kind
+    # every rank's block is dense (3/4 of its positions or more, and over 16 entries for
+    # each one written, so the writes wait to be merged) and was merged twice
+    assert agreed(ours.block.is_bitmap)
+    for kind in reads:
+        with backend_in_use(backend):
+            got = _bitmap_read(gb, ours, kind, other.gb, q.gb, x.gb)
+        want = _bitmap_read(G, theirs, kind, other.G, q.G, x.G)
+        what = f"{kind} after {writes}"
+        if isinstance(want, G.Matrix):
+            assert_same_matrix(got, want, what=what)
+        elif isinstance(want, G.Vector):
+            assert_same_vector(got, want, what=what)
+        else:
+            assert got.value == want.value, what
+    assert_same_matrix(ours, theirs, what=str(writes))

@@ -215,7 +215,7 @@ _ARRAY = f"{__name__}.array"
 
 def _scipy_pulls(block, x, semiring, x_first):
     """Whether scipy's CSR product computes this pull (numpy's ``scipy_operand``)."""
-    return reference.scipy_operand(semiring, lookup_dtype(block.values.dtype),
+    return reference.scipy_operand(semiring, lookup_dtype(block.dtype),
                                    lookup_dtype(x.dtype), x_first) is not None
 
 

@@ -116,13 +116,13 @@ def accepts(kernel, *args, **kwargs):
         return False
     if kernel == "transpose_block":
         block = args[0]
-        return keys_fit(block.nrows, block.ncols) and _numeric(block.values.dtype)
+        return keys_fit(block.nrows, block.ncols) and _numeric(block.dtype)
     if kernel == "spmv":
         block, x, semiring = args
-        dtypes = (block.values.dtype, x.dtype)
+        dtypes = (block.dtype, x.dtype)
     elif kernel == "spgemm":
         a, b, semiring = args[:3]
-        dtypes = (a.values.dtype, b[2].dtype)
+        dtypes = (a.dtype, b[2].dtype)
         if not keys_fit(a.nrows, b[3]):
             return False
     else:
@@ -141,7 +141,7 @@ def _block_kernel_runs_here(kernel, *args):
     values, with an op that runs here (``select_values``: a builtin select op on a device)."""
     a, b = args[:2]
     blocks = (a, b) if kernel != "select_values" else (a,)
-    if not all(keys_fit(blk.nrows, blk.ncols) and _numeric(blk.values.dtype) for blk in blocks):
+    if not all(keys_fit(blk.nrows, blk.ncols) and _numeric(blk.dtype) for blk in blocks):
         return False
     if kernel == "ewise_block":
         return _op_runs_here(args[2])
@@ -440,7 +440,7 @@ def _pull(xp, dev, block, x, semiring, orient, x_first, allowed, out_offset, in_
     """Each wanted output gathers over its own storage row."""
     by = "rows" if orient == "mxv" else "cols"
     ids, ptr, ind, val = _storage(block, by)
-    operand = scipy_operand(semiring, lookup_dtype(block.values.dtype), lookup_dtype(x.dtype),
+    operand = scipy_operand(semiring, lookup_dtype(block.dtype), lookup_dtype(x.dtype),
                             x_first)
     if allowed is None and ids is None and operand is not None and \
             np.dtype(out_dtype).kind == "f":

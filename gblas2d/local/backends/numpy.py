@@ -89,7 +89,7 @@ def spmv_scipy(block, x, semiring, *, orient, x_first, direction, allowed, out_o
                in_offset, out_dtype):
     """``spmv``'s unmasked pull by scipy's compiled CSR product, for the semirings that
     ``scipy_operand`` names: the same arguments and result."""
-    operand = scipy_operand(semiring, lookup_dtype(block.values.dtype), lookup_dtype(x.dtype),
+    operand = scipy_operand(semiring, lookup_dtype(block.dtype), lookup_dtype(x.dtype),
                             x_first)
     x_seg = x.astype(out_dtype)
     if operand == "pattern":

@@ -119,7 +119,15 @@ def _matrix(block, by):
 
 
 def _rows_of(block):
-    """A copy of the block by rows, hypersparse when the block is."""
+    """A copy of the block by rows, hypersparse when the block is; a bitmap as a bitmap."""
+    if block.is_bitmap:
+        present, dense = block.bitmap()
+        shape = (block.nrows, block.ncols)
+        iso = dense.strides == (0,)
+        return grb.Matrix.ss.import_bitmapr(
+            nrows=block.nrows, ncols=block.ncols, bitmap=present.reshape(shape),
+            values=dense[:1] if iso else dense.reshape(shape), nvals=block.nvals,
+            is_iso=iso)
     # A pattern graph (every value the same) is imported iso: one value, no array.
     iso = _iso(block)
     ids, ptr, ind, val = block.by_rows()
@@ -129,6 +137,15 @@ def _rows_of(block):
         return grb.Matrix.ss.import_csr(nrows=block.nrows, ncols=block.ncols, **layout)
     return grb.Matrix.ss.import_hypercsr(nrows=block.nrows, ncols=block.ncols, rows=ids,
                                          **layout)
+
+
+def _pattern_of(block):
+    """A bitmap block's structure alone, one value for every entry: a structural mask's copy
+    costs a byte a position, not the values too (a batched BFS's visited set, each level)."""
+    present, _ = block.bitmap()
+    return grb.Matrix.ss.import_bitmapr(
+        nrows=block.nrows, ncols=block.ncols, bitmap=present.reshape(block.nrows, block.ncols),
+        values=np.ones(1, dtype=bool), nvals=block.nvals, is_iso=True)
 
 
 def _iso(block):
@@ -141,8 +158,8 @@ def adopt(block):
     through views that keep the GraphBLAS matrix, the memory's owner, alive. Only a block
     whose arrays are its alone (``Block.sole``), before anything else has seen them, and not
     a small one (``SMALL_BLOCK``); its values go too unless they are one value."""
-    if not block.nvals or block.nvals < SMALL_BLOCK or \
-            not (block.sole and _native(block.values.dtype)) or "suitesparse" in block.derived:
+    if not block.nvals or block.nvals < SMALL_BLOCK or block.is_bitmap or \
+            not (block.sole and _native(block.dtype)) or "suitesparse" in block.derived:
         return
     # Every new block comes through here: no pass over its values to look for one value (a
     # block's values go over as they are, sharing, so one value would save nothing).
@@ -349,13 +366,17 @@ def spgemm(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask
         out = expr.new(**kwargs)
     else:
         held = mask.block
-        if mask.structure and mask.complement and held.has_pending:
+        if held.is_bitmap:
+            # a bitmap takes its pending writes in place, O(writes), and goes over as one
+            held.settle()
+        elif mask.structure and mask.complement and held.has_pending:
             # ~M.S of a mask a few entries were written into since its storage was made (a
             # batched BFS's visited set, each level): the storage's copy, made once, stops
             # what it holds and the written keys are dropped afterwards, so no level merges
             # the writes or copies the mask into SuiteSparse again.
             held, pending = held.base_and_pending()
-        on = _matrix(held, "rows") if held.nvals else None
+        on = None if not held.nvals else _pattern_of(held) if held.is_bitmap and \
+            mask.structure else _matrix(held, "rows")
         out = grb.Matrix(expr.dtype, a.nrows, b_ncols)
         if on is None:
             # An empty mask allows nothing, or everything when complemented.
@@ -435,7 +456,7 @@ def select_values(block, op, thunk):
     light and heavy edges) find the block held once, as SuiteSparse's: a select on
     Erdos-Renyi 18 takes 57-67 ms, python-graphblas's 66, where keeping a GraphBLAS copy beside
     the block's own took 97-101."""
-    dtype = block.values.dtype
+    dtype = block.dtype
     # The thunk goes typed as the block: python-graphblas would type a Python int as INT64.
     typed = grb.Scalar.from_value(thunk, dtype=dtype.name)
     result = _matrix(block, "rows").select(getattr(grb.select, op.name), typed).new(
@@ -516,7 +537,7 @@ def _accepts_spmv(block, x, semiring, **_):
 
 def _accepts_spgemm(a, b, semiring, a_dtype, b_dtype, **_):
     return bool(a.nvals and len(b[1])) and supports(semiring) and \
-        _native(a.values.dtype) and _native(b[2].dtype)
+        _native(a.dtype) and _native(b[2].dtype)
 
 
 def _accepts_write_block(c, t, mask, accum, replace, dtype):
@@ -526,13 +547,13 @@ def _accepts_write_block(c, t, mask, accum, replace, dtype):
     plain = accum is None or _is_builtin(accum, builtin_binary, grb.binary)
     return plain and bool(c.nvals and t.nvals) and c.nvals + t.nvals >= SMALL_BLOCK and \
         (bool(mask.block.nvals) if mask is not None else accum is not None) and \
-        c.values.dtype == t.values.dtype == np.dtype(dtype) and _native(dtype)
+        c.dtype == t.dtype == np.dtype(dtype) and _native(dtype)
 
 
 def _accepts_select_values(block, op, thunk):
     # Only where casting the thunk to the block's type cannot change a comparison: an FP64
     # block, or an integer block and thunk in its range.
-    dtype = block.values.dtype
+    dtype = block.dtype
     if dtype == np.float64:
         exact = isinstance(thunk, (int, float, np.integer, np.floating))
     else:
@@ -545,7 +566,7 @@ def _accepts_select_values(block, op, thunk):
 
 def _accepts_ewise_block(a, b, binop, kind, in_types, out_type, defaults):
     # A builtin op, both operands already of the op's input type.
-    same_types = a.values.dtype == in_types[0] and b.values.dtype == in_types[1] and \
+    same_types = a.dtype == in_types[0] and b.dtype == in_types[1] and \
         in_types[0] == in_types[1]
     return _is_builtin(binop, builtin_binary, grb.binary) and same_types \
         and bool(a.nvals and b.nvals) and a.nvals + b.nvals >= SMALL_BLOCK and \
@@ -557,7 +578,7 @@ def _accepts_reduce_rows(block, monoid, out_dtype, *, bitmap=False):
     # matrix; one it would hold as a bitmap folds in index order, numpy's. (The columns'
     # reduction takes the same.)
     if getattr(builtin_monoids, monoid.name, None) is not monoid or bitmap or \
-            not block.nvals or block.nvals < SMALL_BLOCK or block.values.dtype != out_dtype or \
+            not block.nvals or block.nvals < SMALL_BLOCK or block.dtype != out_dtype or \
             not _native(out_dtype):
         return False
     try:
@@ -586,7 +607,7 @@ def _accepts_assign_masked(block, mask, value, value_type, accum, dtype):
 
 def _accepts_whole_block(block, *_):
     # extract, position select, transpose: any block of entries of a native type, not small
-    return bool(block.nvals) and block.nvals >= SMALL_BLOCK and _native(block.values.dtype)
+    return bool(block.nvals) and block.nvals >= SMALL_BLOCK and _native(block.dtype)
 
 
 _ACCEPTS = {"spmv": _accepts_spmv, "spgemm": _accepts_spgemm,
