@@ -20,11 +20,12 @@ writes that only replace stored values, O(k log entries), in place when no other
 see the values (see ``_replaced``). Its entries are fixed from the start; only how they are
 held changes.
 
-A block whose merged writes leave it dense is held as a bitmap instead (``_Bitmap``: a flag
-and a value per position), as SuiteSparse holds a dense matrix: a visited set written at every
-level of a batched BFS. Its writes still wait as pending ones, and the merge sets them in
-place, O(k) for k entries, when no other block holds the bitmap (a count of references, as
-``_replaced`` does), else into a copy of it. A reader of the CSR gets one made from the bitmap
+A dense block is held as a bitmap instead (``_Bitmap``: a flag and a value per position), as
+SuiteSparse holds a dense matrix: built so (``from_keys``, large blocks), or made so by the
+second merge of its writes (a visited set written at every level of a batched BFS). Its
+writes still wait as pending ones, and the merge sets them in place, O(k) for k entries, when
+no other block holds the bitmap (a count of references, as ``_replaced`` does), else into a
+copy of it. A reader of the CSR gets one made from the bitmap
 on first use, O(positions), kept while the block lives; SuiteSparse takes the bitmap itself.
 
 Readers that walk the storage take ``by_rows`` / ``by_cols``: (ids, pointers, indices,
@@ -68,6 +69,9 @@ HYPER_SWITCH = 1 / 4
 # at least m / 16 written entries.
 _PENDING_SHARE = 16
 
+# A block built dense (``from_keys``) of at least this many positions is held as a bitmap.
+BITMAP_BUILT = 1 << 14
+
 
 class _Bitmap:
     """A block's entries as a bitmap: ``present`` (bool, a flag per position, row-major:
@@ -93,6 +97,16 @@ def _bitmap_pays(nrows, ncols, nvals, dtype):
     itemsize = np.dtype(dtype).itemsize
     return nvals > 0 and keys_fit(nrows, ncols) and \
         positions * (1 + itemsize) <= nvals * (16 + itemsize)
+
+
+def _built_bitmap_pays(nrows, ncols, nvals, values):
+    """Whether a block built of ``nvals`` entries is held in no more bytes as a bitmap than by
+    rows (a column and a value an entry, no keys): from 12.5% of the positions for one value
+    broadcast, 22% for bools, 56% for 8-byte values; and large enough to matter."""
+    positions = nrows * ncols
+    value_bytes = 0 if values.strides == (0,) else values.itemsize
+    return nvals > 0 and positions >= BITMAP_BUILT and keys_fit(nrows, ncols) and \
+        positions * (1 + value_bytes) <= nvals * (8 + value_bytes)
 
 
 def _written(bitmap, keys, values, iso):
@@ -352,6 +366,17 @@ class Block:
         """From sorted unique keys ``row * ncols + col`` (``keys.block_keys``). ``own_keys``:
         the keys are this call's to overwrite, and become the columns in place, so no second
         array of their size is made (a build's high-water mark)."""
+        if _built_bitmap_pays(nrows, ncols, len(keys), values):
+            present = np.zeros(nrows * ncols, dtype=bool)
+            present[keys] = True
+            if values.strides == (0,):
+                dense = np.broadcast_to(values[:1], present.shape)
+            else:
+                dense = np.zeros(len(present), dtype=values.dtype)
+                dense[keys] = values
+            out = cls(nrows, ncols, None, None, None, sole=True)
+            out._bitmap, out._nvals = _Bitmap(present, dense, len(keys)), len(keys)
+            return out
         if not keys_fit(nrows, ncols) or _is_hyper(nrows, len(keys)):
             # Fewer entries than the rule's share of rows: the storage is hypersparse (and
             # keys beyond int64 belong to such blocks only, bar a few rows of 2^60 columns).
@@ -459,9 +484,17 @@ class Block:
     def keys(self):
         """The sorted keys ``row * ncols + col`` of the entries (``keys.block_keys``)."""
         self._ready()
-        if self._keys is not None:
+        if self._kept_keys() is not None:
             return self._keys
         return block_keys(self.rows, self._cols, self.nrows, self.ncols)
+
+    def _kept_keys(self):
+        """The keys kept on the block (None: not kept), made now where a merge left the
+        recipe (base keys, where new ones go, the new ones): a merge does not copy them for a
+        block no write reads again (one write into a fresh copy of a large matrix)."""
+        if type(self._keys) is tuple:
+            self._keys = inserted(*self._keys)
+        return self._keys
 
     # ---- writes of a few entries: pending until the block is read ----
     def find(self, rows, cols):
@@ -472,7 +505,7 @@ class Block:
     def base_keys(self):
         """The sorted keys of the stored entries, pending writes aside, kept on the block:
         O(entries) once, then shared by the blocks that writes make of it."""
-        if self._keys is None and self._bitmap is not None:
+        if self._kept_keys() is None and self._bitmap is not None:
             self._keys = np.flatnonzero(self._bitmap.present)
         elif self._keys is None:
             rows = self._rows if self._rows is not None else self._expand_rows()
@@ -656,7 +689,7 @@ class Block:
             else:
                 self._hrows, self._ptr = _compress(*_hyper_inserted(
                     self._hrows, self._ptr, added_rows), self.nrows)
-            self._keys, self._rows = inserted(base, where, added), None
+            self._keys, self._rows = (base, where, added), None
         self._pending = self._iso = self._base_derived = None
         self._rewritten = True
 
@@ -802,7 +835,7 @@ class Block:
             values = self.values[:1] if self.is_iso else self.values
             csr, derived = [self.hrows, self.ptr, self.cols, values], []
         parts = {"csr": csr, "bitmap": bitmap,
-                 "rows": [self._rows, self._keys],
+                 "rows": [self._rows, self._keys if type(self._keys) is not tuple else None],
                  "csc": [*(self._col_pointers or ()), *(self._csc or ())], "scipy": [],
                  "derived": derived}
         for mat in (*self._scipy.values(), *self._pattern.values()):
