@@ -116,8 +116,9 @@ def _written(bitmap, keys, values, iso):
     argument or local name, and getrefcount's own; a numpy view refers to its array), else
     into a copy: O(k) in place."""
     present, dense = bitmap.present, bitmap.dense
+    # (one value broadcast is never written in place: blocks may share it)
     alone = sys.getrefcount(bitmap) <= 3 and sys.getrefcount(present) <= 3 and \
-        sys.getrefcount(dense) <= 3 and present.flags.writeable
+        (dense.strides == (0,) or sys.getrefcount(dense) <= 3) and present.flags.writeable
     if not alone:
         present = present.copy()
     nvals = bitmap.nvals + int(len(keys) - np.count_nonzero(present[keys]))
