@@ -459,7 +459,10 @@ class Block:
 
     @property
     def is_hyper(self):
-        return self.hrows is not None and self._bitmap is None
+        if self._pending is not None:
+            self._settle()
+        # (a bitmap is plain, and is not made into CSR to say so)
+        return self._bitmap is None and self._hrows is not None
 
     def values_at(self, pos):
         """The values of the entries at ``pos``, still one broadcast value for an iso block."""
