@@ -25,8 +25,8 @@ SuiteSparse holds a dense matrix: built so (``from_keys``, large blocks), or mad
 second merge of its writes (a visited set written at every level of a batched BFS). Its
 writes still wait as pending ones, and the merge sets them in place, O(k) for k entries, when
 no other block holds the bitmap (a count of references, as ``_replaced`` does), else into a
-copy of it. A reader of the CSR gets one made from the bitmap
-on first use, O(positions), kept while the block lives; SuiteSparse takes the bitmap itself.
+copy of it. A reader of the CSR gets one made from the bitmap on first use, O(positions),
+kept while the block lives; SuiteSparse takes the bitmap itself.
 
 Readers that walk the storage take ``by_rows`` / ``by_cols``: (ids, pointers, indices,
 values), ids None for the plain form. ``csr`` and ``csc`` give the plain form of either,
