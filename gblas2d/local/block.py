@@ -20,13 +20,13 @@ writes that only replace stored values, O(k log entries), in place when no other
 see the values (see ``_replaced``). Its entries are fixed from the start; only how they are
 held changes.
 
-A dense block is held as a bitmap instead (``_Bitmap``: a flag and a value per position), as
-SuiteSparse holds a dense matrix: built so (``from_keys``, large blocks), or made so by the
-second merge of its writes (a visited set written at every level of a batched BFS). Its
-writes still wait as pending ones, and the merge sets them in place, O(k) for k entries, when
-no other block holds the bitmap (a count of references, as ``_replaced`` does), else into a
-copy of it. A reader of the CSR gets one made from the bitmap on first use, O(positions),
-kept while the block lives; SuiteSparse takes the bitmap itself.
+A dense block is held as a bitmap instead (``bitmap.Bitmap``: a flag and a value a
+position), as SuiteSparse holds a dense matrix: built so (``from_keys``, large blocks), or
+made so by the second merge of its writes (a visited set written at every level of a batched
+BFS). Its writes still wait as pending ones, and the merge sets them in place, O(k) for k
+entries, when no other block holds the bitmap (``bitmap.written`` counts the references, as
+``_replaced`` does), else into a copy of it. A reader of the CSR gets one made from the bitmap
+on first use, O(positions), kept while the block lives; SuiteSparse takes the bitmap itself.
 
 Readers that walk the storage take ``by_rows`` / ``by_cols``: (ids, pointers, indices,
 values), ids None for the plain form. ``csr`` and ``csc`` give the plain form of either,
@@ -41,6 +41,8 @@ import numpy as np
 
 from ..exceptions import OutOfMemory
 from ..semirings._numeric import cast
+from . import bitmap as bitmaps
+from .bitmap import Bitmap
 from .keys import (
     block_keys,
     fold_until,
@@ -68,72 +70,6 @@ HYPER_SWITCH = 1 / 4
 # writes are merged once they reach 1/this of the entries: each merge, O(m), then follows
 # at least m / 16 written entries.
 _PENDING_SHARE = 16
-
-# A block built dense (``from_keys``) of at least this many positions is held as a bitmap.
-BITMAP_BUILT = 1 << 14
-
-
-class _Bitmap:
-    """A block's entries as a bitmap: ``present`` (bool, a flag per position, row-major:
-    position ``row * ncols + col``, the entry's key) and ``dense`` (the value at each position,
-    or one value broadcast when every entry holds it), and their count ``nvals``."""
-
-    __slots__ = ("present", "dense", "nvals")
-
-    def __init__(self, present, dense, nvals):
-        self.present, self.dense, self.nvals = present, dense, nvals
-
-    @property
-    def is_iso(self):
-        return self.dense.strides == (0,)
-
-
-def _bitmap_pays(nrows, ncols, nvals, dtype):
-    """Whether ``nvals`` entries are held in no more bytes as a bitmap (a flag and a value a
-    position) than by rows with their keys (a column, a key and a value an entry): from 37.5%
-    of the positions for 8-byte values, 12% for bools. Written blocks that dense are what
-    batched traversals keep (their visited sets), and the bitmap takes their writes in place."""
-    positions = nrows * ncols
-    itemsize = np.dtype(dtype).itemsize
-    return nvals > 0 and keys_fit(nrows, ncols) and \
-        positions * (1 + itemsize) <= nvals * (16 + itemsize)
-
-
-def _built_bitmap_pays(nrows, ncols, nvals, values):
-    """Whether a block built of ``nvals`` entries is held in no more bytes as a bitmap than by
-    rows (a column and a value an entry, no keys): from 12.5% of the positions for one value
-    broadcast, 22% for bools, 56% for 8-byte values; and large enough to matter."""
-    positions = nrows * ncols
-    value_bytes = 0 if values.strides == (0,) else values.itemsize
-    return nvals > 0 and positions >= BITMAP_BUILT and keys_fit(nrows, ncols) and \
-        positions * (1 + value_bytes) <= nvals * (8 + value_bytes)
-
-
-def _written(bitmap, keys, values, iso):
-    """``bitmap`` with ``values`` at the sorted ``keys`` (entries added or values replaced);
-    ``iso``: every value stays the one broadcast. Written in place when no other block holds
-    the bitmap, nor anything its arrays (the counts below: the holder's attribute, this call's
-    argument or local name, and getrefcount's own; a numpy view refers to its array), else
-    into a copy: O(k) in place."""
-    present, dense = bitmap.present, bitmap.dense
-    # (one value broadcast is never written in place: blocks may share it)
-    alone = sys.getrefcount(bitmap) <= 3 and sys.getrefcount(present) <= 3 and \
-        (dense.strides == (0,) or sys.getrefcount(dense) <= 3) and present.flags.writeable
-    if not alone:
-        present = present.copy()
-    nvals = bitmap.nvals + int(len(keys) - np.count_nonzero(present[keys]))
-    present[keys] = True
-    if not iso:
-        if dense.strides == (0,):
-            dense = np.full(len(present), dense[0], dtype=dense.dtype)
-        elif not alone or not dense.flags.writeable:
-            dense = dense.copy()
-        dense[keys] = values
-    if alone:
-        bitmap.present, bitmap.dense, bitmap.nvals = present, dense, nvals
-        return bitmap
-    return _Bitmap(present, dense, nvals)
-
 
 def _search(sorted_keys, keys):
     """(found, at): whether each of ``keys`` is in ``sorted_keys``, and where it is or would
@@ -253,7 +189,7 @@ class Block:
         self._ptr, self._cols, self._values = ptr, cols, values
         self._hrows = hrows
         self._nvals = 0 if values is None else len(values)
-        # The entries as a ``_Bitmap``, or None for storage by rows. Held as a bitmap, the
+        # The entries as a ``Bitmap``, or None for storage by rows. Held as a bitmap, the
         # arrays above are None until a reader wants them, then made from it (``_ready``).
         self._bitmap = None
         # Whether the storage was made by merging writes into an earlier one: the block is
@@ -367,16 +303,10 @@ class Block:
         """From sorted unique keys ``row * ncols + col`` (``keys.block_keys``). ``own_keys``:
         the keys are this call's to overwrite, and become the columns in place, so no second
         array of their size is made (a build's high-water mark)."""
-        if _built_bitmap_pays(nrows, ncols, len(keys), values):
-            present = np.zeros(nrows * ncols, dtype=bool)
-            present[keys] = True
-            if values.strides == (0,):
-                dense = np.broadcast_to(values[:1], present.shape)
-            else:
-                dense = np.zeros(len(present), dtype=values.dtype)
-                dense[keys] = values
+        if bitmaps.pays_built(nrows, ncols, len(keys), values):
             out = cls(nrows, ncols, None, None, None, sole=True)
-            out._bitmap, out._nvals = _Bitmap(present, dense, len(keys)), len(keys)
+            out._bitmap = Bitmap.of_entries(nrows * ncols, keys, values)
+            out._nvals = len(keys)
             return out
         if not keys_fit(nrows, ncols) or _is_hyper(nrows, len(keys)):
             # Fewer entries than the rule's share of rows: the storage is hypersparse (and
@@ -655,12 +585,13 @@ class Block:
         it is and cost O(writes log entries); new entries cost one copy of each array."""
         pkeys, pvals = self._pending
         if self._bitmap is None and self._rewritten and \
-                _bitmap_pays(self.nrows, self.ncols, self._nvals, self.dtype):
+                bitmaps.pays_written(self.nrows, self.ncols, self._nvals, self.dtype):
             # (a block merged once keeps its storage by rows: one write into a copy of a
             # large matrix costs a merge, not a bitmap of every position)
-            self._bitmap = self._as_bitmap()
+            self._bitmap = Bitmap.of_entries(self.nrows * self.ncols, self.base_keys(),
+                                             self._values)
         if self._bitmap is not None:
-            self._bitmap = _written(self._bitmap, pkeys, pvals, self._iso)
+            self._bitmap = bitmaps.written(self._bitmap, pkeys, pvals, self._iso)
             # the storage by rows, if any, was the base's
             self._ptr = self._cols = self._values = self._hrows = None
             self._rows = self._keys = None
@@ -696,18 +627,6 @@ class Block:
             self._keys, self._rows = (base, where, added), None
         self._pending = self._iso = self._base_derived = None
         self._rewritten = True
-
-    def _as_bitmap(self):
-        """The stored entries, pending writes aside, as a new bitmap: O(positions)."""
-        keys, values = self.base_keys(), self._values
-        present = np.zeros(self.nrows * self.ncols, dtype=bool)
-        present[keys] = True
-        if values.strides == (0,):
-            dense = np.broadcast_to(values[:1], present.shape)
-        else:
-            dense = np.zeros(len(present), dtype=values.dtype)
-            dense[keys] = values
-        return _Bitmap(present, dense, len(keys))
 
     def holds(self, keys, nonzero=False):
         """Whether each of the sorted local ``keys`` is an entry (``nonzero``: one whose value

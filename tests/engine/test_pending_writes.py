@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 
 import gblas2d as gb
 from gblas2d.local import backends
-from gblas2d.local import block as block_module
+from gblas2d.local import bitmap as bitmap_module
 
 UNDER_MPI = os.environ.get("GBLAS2D_TEST_MPI") == "1"
 EXAMPLES = settings(phases=[Phase.explicit, Phase.reuse, Phase.generate], max_examples=15) \
@@ -464,12 +464,12 @@ def test_a_written_dense_matrix_reads_as_python_graphblas_does(seed, nrows, ncol
     answer. Each write reaches every block of a grid of up to 3 x 3 (the corners and middles
     of the matrix) and ``k`` random places. ``built``: every dense block is a bitmap from its
     build (``Block.from_keys``), as a large one is, the operands read beside it too."""
-    previous = block_module.BITMAP_BUILT
-    block_module.BITMAP_BUILT = 0 if built else previous
+    previous = bitmap_module.BITMAP_BUILT
+    bitmap_module.BITMAP_BUILT = 0 if built else previous
     try:
         _written_dense_matrix(seed, nrows, ncols, dtype, iso, writes, reads, backend)
     finally:
-        block_module.BITMAP_BUILT = previous
+        bitmap_module.BITMAP_BUILT = previous
 
 
 def _written_dense_matrix(seed, nrows, ncols, dtype, iso, writes, reads, backend):

@@ -121,13 +121,7 @@ def _matrix(block, by):
 def _rows_of(block):
     """A copy of the block by rows, hypersparse when the block is; a bitmap as a bitmap."""
     if block.is_bitmap:
-        present, dense = block.bitmap()
-        shape = (block.nrows, block.ncols)
-        iso = dense.strides == (0,)
-        return grb.Matrix.ss.import_bitmapr(
-            nrows=block.nrows, ncols=block.ncols, bitmap=present.reshape(shape),
-            values=dense[:1] if iso else dense.reshape(shape), nvals=block.nvals,
-            is_iso=iso)
+        return _bitmap_of(block)
     # A pattern graph (every value the same) is imported iso: one value, no array.
     iso = _iso(block)
     ids, ptr, ind, val = block.by_rows()
@@ -139,13 +133,17 @@ def _rows_of(block):
                                          **layout)
 
 
-def _pattern_of(block):
-    """A bitmap block's structure alone, one value for every entry: a structural mask's copy
-    costs a byte a position, not the values too (a batched BFS's visited set, each level)."""
-    present, _ = block.bitmap()
-    return grb.Matrix.ss.import_bitmapr(
-        nrows=block.nrows, ncols=block.ncols, bitmap=present.reshape(block.nrows, block.ncols),
-        values=np.ones(1, dtype=bool), nvals=block.nvals, is_iso=True)
+def _bitmap_of(block, *, pattern=False):
+    """A copy of a bitmap block as SuiteSparse's bitmap; ``pattern``: its structure alone, one
+    value for every entry, so a structural mask's copy costs a byte a position, not the values
+    too (a batched BFS's visited set, each level)."""
+    present, dense = block.bitmap()
+    shape = (block.nrows, block.ncols)
+    iso = pattern or dense.strides == (0,)
+    values = np.ones(1, dtype=bool) if pattern else dense[:1] if iso else dense.reshape(shape)
+    return grb.Matrix.ss.import_bitmapr(nrows=block.nrows, ncols=block.ncols,
+                                        bitmap=present.reshape(shape), values=values,
+                                        nvals=block.nvals, is_iso=iso)
 
 
 def _iso(block):
@@ -375,7 +373,7 @@ def spgemm(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask
             # what it holds and the written keys are dropped afterwards, so no level merges
             # the writes or copies the mask into SuiteSparse again.
             held, pending = held.base_and_pending()
-        on = None if not held.nvals else _pattern_of(held) if held.is_bitmap and \
+        on = None if not held.nvals else _bitmap_of(held, pattern=True) if held.is_bitmap and \
             mask.structure else _matrix(held, "rows")
         out = grb.Matrix(expr.dtype, a.nrows, b_ncols)
         if on is None:
