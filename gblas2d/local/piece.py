@@ -421,14 +421,25 @@ def write(c, t, mask, accum, replace, *, t_masked=False):
     if accum is None and (mask is None or replace):
         # C becomes T: nothing of C is read.
         return Write(t.nvals, piece=t.astype(dtype))
-    if accum is None and c.is_bitmap and (t.is_bitmap or mask.complement) and c.xp is np:
-        # (A mask, no replace.) A dense T, or a complemented mask: over whole arrays, the
-        # allowed positions T's (an entry or none), the rest C's, with no list of positions.
+    if accum is None and c.is_bitmap and mask.complement and not t.is_bitmap:
+        # (A complemented mask, no replace.) The allowed positions become T's: those C holds
+        # are cleared and T's (all allowed, masked above) set, a patch of C. ``C<~C.S> = T``
+        # (fill the holes) clears nothing and costs O(T's entries).
+        xp = c.xp
+        if mask.on is c:
+            clear = xp.empty(0, np.int64)
+        else:
+            clear = xp.flatnonzero(c.present & ~mask.on.bitmap())
+        t_idx, t_vals = t.entries()
+        return Write.patching(c, c.nvals - len(clear) + len(t_idx), clear, t_idx,
+                              t_vals.astype(dtype, copy=False))
+    if accum is None and c.is_bitmap and t.is_bitmap and c.xp is np:
+        # (A mask, no replace.) A dense T: over whole arrays, the allowed positions T's (an
+        # entry or none), the rest C's, with no list of positions.
         allowed = mask.bitmap()
         # (bit operations: numpy's where on bools is ten times slower)
         present = (allowed & t.bitmap()) | (c.present & ~allowed)
-        t_values = t.values.astype(dtype, copy=False) if t.is_bitmap else t.dense_values(dtype)
-        values = np.where(allowed, t_values, c.values)
+        values = np.where(allowed, t.values.astype(dtype, copy=False), c.values)
         return Write(int(np.count_nonzero(present)),
                      piece=Piece.from_bitmap(present, values, was_bitmap=True))
     if accum is None and c.is_bitmap and not mask.complement:

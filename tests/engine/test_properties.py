@@ -792,6 +792,29 @@ def test_vector_assign(n, seed, dtype, kind, accum, replace, what, k):
                        f"replace={replace} s={s}")
 
 
+@examples(serial=40)
+@given(n=sizes, seed=seeds, dtype=dtypes, dens=st.sampled_from([0.3, 0.6, 0.9, 1.0]),
+       own=st.booleans(), structure=st.booleans(), k=st.integers(0, 8), sparse=st.booleans())
+def test_a_write_under_a_complemented_mask_into_a_dense_vector(n, seed, dtype, dens, own,
+                                                                structure, k, sparse):
+    """``w(~w.S) << t`` (fill the holes; ``own``) or ``w(~m.S) << t`` with ``w`` dense and
+    ``t`` of a few entries: the engine patches ``w`` at t's positions and the allowed ones it
+    holds instead of combining whole arrays."""
+    piece_formats(sparse)
+    rng = np.random.default_rng(seed)
+    w = rand_vec(rng, n, dtype, dens)
+    m = w if own else rand_vec(rng, n, dtype, float(rng.choice([0.0, 0.5, 0.9])))
+    t = rand_vec(rng, n, dtype, min(1.0, k / n))
+
+    def run(L):
+        out = w.of(L).dup()
+        on = out if own else m.of(L)
+        out(~(on.S if structure else on.V)) << t.of(L)
+        return out
+
+    assert_same_vector(run(gb), run(G), what=f"own={own} structure={structure} {dtype}")
+
+
 @examples(serial=60)
 @given(n=sizes, seed=seeds, dtype=dtypes, k=st.integers(0, 30), kind=mask_kinds, accum=accums,
        replace=st.booleans())
