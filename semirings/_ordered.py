@@ -61,12 +61,20 @@ class OrderedMonoid(Monoid):
     def __init__(self, name, binaryop, identity, *, ufunc, start):
         super().__init__(name, binaryop, identity, ufunc=ufunc)
         self._start = start
+        self._floats = {}
 
     def _float_type(self, values):
         """The output type of folding ``values`` when it is a float and they are on the host,
         else None (``Monoid``'s folds apply)."""
-        t = self.output_type(lookup_dtype(values.dtype)).np_type
-        return t if t.kind == "f" and type(values) is np.ndarray else None
+        if type(values) is not np.ndarray:
+            return None
+        # remembered by type, as ``output_type`` is: asked twice by every small fold
+        key = (self.type, values.dtype)
+        t = self._floats.get(key, False)
+        if t is False:
+            t = self.output_type(lookup_dtype(values.dtype)).np_type
+            t = self._floats[key] = t if t.kind == "f" else None
+        return t
 
     def reduceat(self, values, starts):
         """Reduce each segment ``values[starts[k]:starts[k+1]]``; segments are non-empty."""
@@ -103,7 +111,8 @@ class OrderedMonoid(Monoid):
             lane = self.ufunc.reduce(values[:whole].reshape(-1, lanes), axis=0)
             tail = values[whole:]
             lane[:len(tail)] = self.ufunc(lane[:len(tail)], tail)
-        return self.reduce(lane)
+            # then the lanes in order: an accumulation is one (a small fold's cost is its calls)
+            return self.ufunc.accumulate(lane)[-1]
 
 
 def reduce_rows(rows, values, monoid, *, bitmap=False):

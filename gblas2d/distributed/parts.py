@@ -5,18 +5,23 @@ others' to one value, and read two parts' entries in one place to compare them.
 
 import numpy as np
 
-from ..local import device
+from ..local import backends, device
+from ..local.block import Block
 from ..local.piece import place_of
 
 __all__ = ["entries_together", "fold_to_scalar"]
 
 
-def fold_to_scalar(grid, part, fold, stop, mon, out_type, allow_empty):
+def fold_to_scalar(grid, part, mon, lanes, stop, out_type, allow_empty):
     """Collective (one allgather, which ends the call). The Monoid ``mon``'s reduction of
-    every rank's ``part`` (a piece or a block), each rank's folded by ``fold`` first, as far as
-    ``stop`` needs (``Monoid.stop_of``); with no value anywhere, None if ``allow_empty``, else
-    the monoid's identity."""
-    local = part.folded(fold, stop)
+    every rank's ``part`` (a piece or a block), each rank's folded first (in SuiteSparse's
+    lanes, ``OrderedMonoid.in_lanes``, where ``lanes`` says so) as far as ``stop`` needs
+    (``Monoid.stop_of``); with no value anywhere, None if ``allow_empty``, else the monoid's
+    identity. A block's fold is a backend's kernel (``reduce_block``)."""
+    if isinstance(part, Block):
+        local = backends.run("reduce_block", part, mon, lanes, stop)
+    else:
+        local = part.folded(mon.in_lanes if lanes else mon.reduce, stop)
     # a device's fold is one value, copied up to be sent
     local = None if local is None else device.on_host(local)
     if isinstance(local, np.generic) and local.dtype.kind in "biufc":

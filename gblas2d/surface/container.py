@@ -256,11 +256,10 @@ class Container(InPlace):
 
         def compute():
             held = a._device_part() if _any_arrays(mon.binaryop) else None
-            fold = mon.in_lanes if in_lanes else mon.reduce
             if held is not None:
                 # a fold that might stop early would wait on the device at every chunk
-                return fold_to_scalar(a.grid, held, fold, None, mon, out_type, allow_empty)
-            return fold_to_scalar(a.grid, a._local_part(), fold, mon.stop_of(out_type), mon,
+                return fold_to_scalar(a.grid, held, mon, in_lanes, None, out_type, allow_empty)
+            return fold_to_scalar(a.grid, a._local_part(), mon, in_lanes, mon.stop_of(out_type),
                                   out_type, allow_empty)
 
         return ScalarExpression(method, (self, mon), out_type, compute, self.grid)

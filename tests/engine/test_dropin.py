@@ -270,6 +270,29 @@ def test_float_sums_match_python_graphblas(dtype, nrows, ncols, density):
         assert close(mine, expected, rtol), k
 
 
+@pytest.mark.parametrize(("dtype", "names"),
+                         [("FP64", ["plus", "times", "min", "max"]),
+                          ("FP32", ["plus", "min"]),
+                          ("INT64", ["plus", "times", "min", "max"]),
+                          ("BOOL", ["lor", "land", "lxor", "any"])])
+def test_a_large_matrix_folds_to_one_value_as_python_graphblas_does(dtype, names):
+    """A matrix of blocks SuiteSparse holds (40,000 entries: its reduction is SuiteSparse's
+    there) folds to the value python-graphblas gives, by every monoid of its type."""
+    rng = np.random.default_rng(7)
+    keys = np.flatnonzero(rng.random(200 * 400) < 0.5)
+    rows, cols = np.divmod(keys, 400)
+    values = {"FP64": rng.random(len(keys)) * 4, "FP32": np.float32(rng.random(len(keys)) * 4),
+              "INT64": rng.integers(-3, 4, len(keys)), "BOOL": rng.random(len(keys)) < 0.999}[dtype]
+
+    def make(L):
+        A = L.Matrix.from_coo(rows, cols, values, nrows=200, ncols=400, dtype=dtype)
+        return [A.reduce_scalar(getattr(L.monoid, name)).new().value for name in names]
+
+    theirs, ours = theirs_and_ours(make)
+    for name, mine, expected in zip(names, ours, theirs, strict=True):
+        assert close(mine, expected, 1e-13 if dtype != "FP32" else 1e-4), name
+
+
 # ---- 7. degrees ----
 @pytest.mark.parametrize("symmetric", [False, True])
 def test_degrees_by_count(symmetric):

@@ -41,6 +41,9 @@ out_dtype)``
     SuiteSparse's one-thread order (``bitmap``: the order of a matrix it holds as a bitmap).
 ``reduce_cols(block, monoid, out_dtype)``
     each column with entries and its fold, (sorted columns, values of ``out_dtype``).
+``reduce_block(block, monoid, lanes, stop)``
+    the fold of all the block's values (None without any), in SuiteSparse's lanes where
+    ``lanes`` says so (``OrderedMonoid.in_lanes``), read only as far as ``stop`` needs.
 
 Some backends have a kernel that others do without, which ``offered`` gives where they take the
 arguments: ``extract_block(block, rows, cols)``, ``A[rows, cols]`` of a block that is the whole

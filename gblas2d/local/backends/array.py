@@ -112,7 +112,7 @@ def accepts(kernel, *args, **kwargs):
     docstring), on numeric values; everything else goes to numpy."""
     if kernel in ("ewise_block", "write_block", "select_values"):
         return _block_kernel_runs_here(kernel, *args)
-    if kernel == "reduce_rows":
+    if kernel in ("reduce_rows", "reduce_block"):
         return False
     if kernel == "transpose_block":
         block = args[0]

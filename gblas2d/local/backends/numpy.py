@@ -297,6 +297,13 @@ def reduce_rows(block, monoid, out_dtype, *, bitmap=False):
     return idx, vals.astype(out_dtype, copy=False)
 
 
+def reduce_block(block, monoid, lanes, stop):
+    """The fold of the block's values by ``monoid`` (None without any), in SuiteSparse's
+    lanes where ``lanes`` says so (``OrderedMonoid.in_lanes``), read only as far as ``stop``
+    needs."""
+    return block.folded(monoid.in_lanes if lanes else monoid.reduce, stop)
+
+
 def reduce_cols(block, monoid, out_dtype):
     """Each column with entries and its fold by ``monoid``, down the rows, from the storage
     by columns."""
