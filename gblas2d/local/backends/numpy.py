@@ -15,6 +15,8 @@ are its columns (pull reads CSC, push reads CSR). An unmasked plus_times/first/s
 can go to scipy's compiled CSR product instead (``spmv_scipy``), when the plan says so.
 """
 
+import functools
+
 import numpy as np
 from scipy.sparse import csr_array
 
@@ -106,8 +108,10 @@ def spmv_scipy(block, x, semiring, *, orient, x_first, direction, allowed, out_o
     return Piece.listed(len(hit), idx, y[idx])
 
 
+@functools.lru_cache(maxsize=64)
 def _ones_once(semiring):
-    """Whether every product is one (the builtin ``pair``) and repeats of one fold to one."""
+    """Whether every product is one (the builtin ``pair``) and repeats of one fold to one
+    (remembered by semiring: a BFS level's small push asks once a level)."""
     op = semiring.binaryop
     return op.func is builtin_binary.pair.func and folds_to_itself(semiring.monoid)
 
