@@ -1,4 +1,7 @@
-"""SuiteSparse:GraphBLAS local kernels, through python-graphblas.
+"""SuiteSparse:GraphBLAS local kernels, through python-graphblas, and for the calls whose
+wrapping costs as much as a small one's work (a product and the unpack of its result, 60 us of
+python-graphblas's Python around a 75 us product), its C API itself through python-graphblas's
+own bindings (``suitesparse_graphblas``).
 
 A block is imported (copied) on first use as up to two GraphBLAS matrices: by rows (its CSR)
 and by columns (SuiteSparse's transpose of the rows), each only once a product reads it.
