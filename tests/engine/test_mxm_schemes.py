@@ -165,3 +165,30 @@ def test_pull_puts_the_mask_into_the_product(graph):
         assert agreed(same(C, product(Ag, Ag, G.semiring.plus_times, Mg.S)))
     if g.ncols > 1:
         assert agreed(rows["pull"] < rows["push"]), rows
+
+
+@pytest.mark.parametrize("kind", ["S", "~S"])
+@pytest.mark.parametrize("dense", [False, True])
+def test_a_structural_mask_held_nowhere_yet_masks_as_its_entries(graph, kind, dense):
+    """A structural mask of values other than one (0, 1 and 2 here: its values must not
+    matter) whose block no library holds a copy of yet: SuiteSparse is given its pattern
+    alone (a list, or a bitmap's flags when ``dense``), and the product is python-graphblas's
+    under it."""
+    rows, cols = graph
+    rng = np.random.default_rng(11)
+    density = 0.7 if dense else 0.05
+    keys = np.flatnonzero(rng.random(N * N) < density)
+    mvals = rng.integers(0, 3, len(keys)).astype(np.float64)
+
+    def run(L):
+        A = L.Matrix.from_coo(rows, cols, 1.0, nrows=N, ncols=N)
+        M = L.Matrix.from_coo(keys // N, keys % N, mvals, nrows=N, ncols=N)
+        if L is gb:
+            M.block.derived.clear()  # as a mask just built or just written
+        C = L.Matrix(float, N, N)
+        C(~M.S if kind == "~S" else M.S) << A.mxm(A, L.semiring.plus_times)
+        return C.to_coo()
+
+    ours, theirs = run(gb), run(G)
+    assert agreed(all(np.array_equal(a, b) for a, b in zip(ours[:2], theirs[:2], strict=True))
+                  and np.allclose(ours[2], theirs[2]))

@@ -128,15 +128,17 @@ def _matrix(block, by):
     return cache[by]
 
 
-def _rows_of(block):
-    """A copy of the block by rows, hypersparse when the block is; a bitmap as a bitmap."""
+def _rows_of(block, *, pattern=False):
+    """A copy of the block by rows, hypersparse when the block is; a bitmap as a bitmap.
+    ``pattern``: its structure alone (``_bitmap_of``)."""
     if block.is_bitmap:
-        return _bitmap_of(block)
+        return _bitmap_of(block, pattern=pattern)
     # A pattern graph (every value the same) is imported iso: one value, no array.
-    iso = _iso(block)
+    iso = pattern or _iso(block)
     ids, ptr, ind, val = block.by_rows()
-    layout = {"indptr": ptr, "col_indices": ind, "values": val[:1] if iso else val,
-              "is_iso": iso, "sorted_cols": True}
+    values = np.ones(1, dtype=bool) if pattern else val[:1] if iso else val
+    layout = {"indptr": ptr, "col_indices": ind, "values": values, "is_iso": iso,
+              "sorted_cols": True}
     if ids is None:
         return grb.Matrix.ss.import_csr(nrows=block.nrows, ncols=block.ncols, **layout)
     return grb.Matrix.ss.import_hypercsr(nrows=block.nrows, ncols=block.ncols, rows=ids,
@@ -154,6 +156,19 @@ def _bitmap_of(block, *, pattern=False):
     return grb.Matrix.ss.import_bitmapr(nrows=block.nrows, ncols=block.ncols,
                                         bitmap=present.reshape(shape), values=values,
                                         nvals=block.nvals, is_iso=iso)
+
+
+def _structure_of(block):
+    """A GraphBLAS matrix with the block's entries, for a structural mask: its copy by rows
+    where one is held, else its pattern alone (made once, and counted by ``held_bytes``), a
+    byte a position for a bitmap and no values for a list (a batched BFS's visited set,
+    copied each level while it is written)."""
+    cache = block.derived.setdefault("suitesparse", {})
+    if "rows" in cache:
+        return cache["rows"]
+    if "pattern" not in cache:
+        cache["pattern"] = _rows_of(block, pattern=True)
+    return cache["pattern"]
 
 
 def _iso(block):
@@ -477,8 +492,7 @@ def spgemm(a, b, semiring, a_dtype, b_dtype, *, a_row_offset, inner_offset, mask
             held, pending = held.base_and_pending()
         complement, structure = mask.complement, mask.structure
         if held.nvals:
-            on = _bitmap_of(held, pattern=True) if held.is_bitmap and mask.structure else \
-                _matrix(held, "rows")
+            on = _structure_of(held) if mask.structure else _matrix(held, "rows")
     # An empty mask allows nothing, or everything when complemented.
     arrays = _product(gb_a, gb_b, semiring, a.nrows, b_ncols, on, complement, structure, opts) \
         if on is not None or complement else None
