@@ -640,7 +640,8 @@ class Block:
 
     def by_rows(self):
         """The storage by rows: (row ids or None, pointers, columns, values)."""
-        return self.hrows, self.ptr, self.cols, self.values
+        self._ready()
+        return self._hrows, self._ptr, self._cols, self._values
 
     def by_cols(self):
         """The storage by columns, made on first use: (column ids or None, pointers, rows,

@@ -117,6 +117,9 @@ class Piece:
         """A kernel's fresh piece in the format a Vector stores a new one in (``from_entries``):
         a bitmap above 1/64 density, else a list."""
         if self.present is None:
+            if type(self.idx) is np.ndarray and self.idx.dtype == np.int64 and \
+                    not _is_dense(self.nvals, self.size, False) and self.nvals != self.size:
+                return self  # a host list that stays one, as from_entries would keep it
             return Piece.from_entries(self.size, self.idx, self.vals)
         return Piece.from_bitmap(self.present, self.values, self.nvals, was_bitmap=False)
 
